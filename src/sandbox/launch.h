@@ -1,0 +1,59 @@
+// HELPERS: read /work/main/HELPERS-RULES.txt first (own build dir, commit only your paths).
+// The one way lash starts processes. External commands go through launch();
+// subshells, pipeline members and command substitutions go through fork_shell().
+// Both apply the session sandbox in the child before any user code runs, in the
+// order of child.cpp, and report a child-side failure to the parent over a status
+// socket (EOF on that socket means execve succeeded).
+#pragma once
+#include <sys/types.h>
+
+#include <string>
+#include <vector>
+
+#include "base/result.h"
+#include "sandbox/prepared.h"
+
+namespace lash::sandbox {
+
+// One file-descriptor step, applied in the child in order after the sandbox is on.
+struct FdOp {
+  enum class Kind { open, dup, close } kind = Kind::open;
+  int fd = -1;            // target fd
+  std::string path;       // Kind::open
+  int flags = 0;          // Kind::open: O_* flags (O_CLOEXEC is never set on the result)
+  int from = -1;          // Kind::dup: source fd
+};
+
+struct SpawnSpec {
+  std::string path;                 // what execve gets: absolute or containing '/'
+  std::vector<std::string> argv;
+  std::vector<std::string> envp;    // complete "NAME=VALUE" list
+  std::vector<FdOp> fd_ops;
+  std::vector<int> ignore_signals;  // set to SIG_IGN in the child (e.g. INT/QUIT for '&')
+  pid_t pgid = -1;                  // -1: stay in lash's group; 0: new group; >0: join
+};
+
+// Which child-side step failed (sent over the status socket).
+enum class ChildStep : int { none = 0, sandbox, fd_open, fd_dup, fd_close, exec };
+
+struct LaunchFailure {
+  ChildStep step = ChildStep::none;
+  int err = 0;          // errno of the failed step
+  int fd_op_index = -1; // for fd_* steps: index into SpawnSpec::fd_ops
+};
+
+struct LaunchResult {
+  pid_t pid = -1;                 // the child (already reaped-ready if it failed)
+  LaunchFailure failure;          // step == none on success
+};
+
+// fork + child.cpp sequence + execve. When the child fails before execve the
+// failure is returned here and the child has exited with status 127 (ENOENT) or
+// 126 (other); the caller must still reap pid. A fork failure is an Error.
+Result<LaunchResult> launch(const Prepared& prepared, const SpawnSpec& spec);
+
+// fork a copy of the shell with the sandbox applied in the child. Returns 0 in the
+// child, the child's pid in the parent. pgid as in SpawnSpec.
+Result<pid_t> fork_shell(const Prepared& prepared, pid_t pgid = -1);
+
+}  // namespace lash::sandbox

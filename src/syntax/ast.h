@@ -1,0 +1,212 @@
+// HELPERS: read /work/main/HELPERS-RULES.txt first (own build dir, commit only your paths).
+// The shell's abstract syntax tree. Pure data: the parser builds it, the
+// interpreter, `lash -n --dump-ast`, `profile test` and highlighting read it.
+// Every node carries the byte range of its source text and its first line.
+//
+// Words are kept structured (literal / quoted / parameter / substitution parts) so
+// the expander never re-lexes text at run time.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace lash::ast {
+
+struct SourceRange {
+  uint32_t begin = 0;  // byte offset into the parsed text
+  uint32_t end = 0;    // one past the last byte
+  uint32_t line = 0;   // 1-based line of `begin` (offset by ParseOptions::first_line)
+};
+
+struct Word;
+struct List;
+using WordPtr = std::unique_ptr<Word>;
+// Shared so that function definitions can outlive the text they came from and be
+// stored in the function table without copying.
+using ListPtr = std::shared_ptr<List>;
+
+// ---- word parts -------------------------------------------------------------
+
+// Literal text. `quoted` is true for text that came from '...', from a backslash
+// escape, or from inside "..." (quoted text is never field-split or globbed and its
+// glob characters match themselves).
+struct Literal {
+  std::string text;
+  bool quoted = false;
+};
+
+// "...": the parts inside double quotes. Parameter expansions and substitutions
+// inside are expanded but not field-split or globbed.
+struct WordPart;
+struct DoubleQuoted {
+  std::vector<WordPart> parts;
+};
+
+enum class ParamOp : uint8_t {
+  plain,          // $x ${x}
+  length,         // ${#x}
+  use_default,    // ${x-w}  ${x:-w}
+  assign_default, // ${x=w}  ${x:=w}
+  error_if_unset, // ${x?w}  ${x:?w}
+  use_alternate,  // ${x+w}  ${x:+w}
+  remove_small_suffix,  // ${x%p}
+  remove_large_suffix,  // ${x%%p}
+  remove_small_prefix,  // ${x#p}
+  remove_large_prefix,  // ${x##p}
+};
+
+// $name ${name...} $1 ${10} $@ $* $# $? $- $$ $! $0
+struct Parameter {
+  std::string name;        // "x", "1", "10", "@", "*", "#", "?", "-", "$", "!", "0"
+  ParamOp op = ParamOp::plain;
+  bool colon = false;      // the ':' forms: also treat empty as unset
+  WordPtr arg;             // the word after the operator (may be null for plain/length)
+};
+
+// $(...) or `...`. The body is parsed at parse time.
+struct CommandSubst {
+  ListPtr body;            // may be empty (no commands)
+  bool backquoted = false;
+};
+
+// $((...)): the expression is a word (parameters and substitutions are expanded
+// first, then the resulting text is evaluated as arithmetic).
+struct Arithmetic {
+  WordPtr expr;
+};
+
+// ~ or ~user at the start of a word (or after '=' / ':' in an assignment value).
+struct Tilde {
+  std::string user;        // empty for plain ~
+};
+
+struct WordPart {
+  std::variant<Literal, DoubleQuoted, Parameter, CommandSubst, Arithmetic, Tilde> v;
+};
+
+struct Word {
+  std::vector<WordPart> parts;
+  SourceRange range;
+};
+
+// ---- commands ------------------------------------------------------------------
+
+enum class RedirOp : uint8_t {
+  in,            // <
+  out,           // >
+  append,        // >>
+  clobber,       // >|
+  read_write,    // <>
+  dup_in,        // <&
+  dup_out,       // >&   (also n>&m, n>&-)
+  heredoc,       // <<
+  heredoc_strip, // <<-
+  out_err,       // &>   (extension: stdout and stderr to a file)
+};
+
+struct Redirect {
+  int fd = -1;             // explicit io_number, or -1 for the operator's default
+  RedirOp op = RedirOp::out;
+  Word target;             // file name, fd number / '-', or here-doc delimiter as written
+  // Here-documents only: the body, read after the end of the line. When the
+  // delimiter was quoted the body is one quoted Literal (no expansion).
+  Word heredoc_body;
+  bool heredoc_quoted = false;
+  SourceRange range;
+};
+
+struct Assignment {
+  std::string name;
+  Word value;              // may have no parts (x=)
+  SourceRange range;
+};
+
+struct Command;
+using CommandPtr = std::unique_ptr<Command>;
+
+struct SimpleCommand {
+  std::vector<Assignment> assignments;
+  std::vector<Word> words;       // words[0] is the command name when present
+  std::vector<Redirect> redirects;  // in source order
+};
+
+struct BraceGroup { ListPtr body; };
+struct Subshell   { ListPtr body; };
+
+struct IfClause {
+  struct Branch { ListPtr condition; ListPtr body; };
+  std::vector<Branch> branches;  // if + each elif
+  ListPtr else_body;             // may be null
+};
+
+struct LoopClause {
+  bool until = false;            // until instead of while
+  ListPtr condition;
+  ListPtr body;
+};
+
+struct ForClause {
+  std::string var;
+  bool has_in = false;           // false: iterate over "$@"
+  std::vector<Word> words;
+  ListPtr body;
+};
+
+struct CaseClause {
+  struct Item {
+    std::vector<Word> patterns;
+    ListPtr body;                // may be null for an empty item
+    bool fallthrough = false;    // terminated by ;& instead of ;;
+    SourceRange range;
+  };
+  Word subject;
+  std::vector<Item> items;
+};
+
+struct FunctionDef {
+  std::string name;
+  // The function body: a compound command (with its own redirects).
+  std::shared_ptr<Command> body;
+};
+
+struct Command {
+  std::variant<SimpleCommand, BraceGroup, Subshell, IfClause, LoopClause, ForClause,
+               CaseClause, FunctionDef>
+      v;
+  // Redirects applied to a compound command (empty for SimpleCommand, which keeps
+  // its own in SimpleCommand::redirects, and for FunctionDef whose body holds them).
+  std::vector<Redirect> redirects;
+  SourceRange range;
+};
+
+struct Pipeline {
+  bool bang = false;             // leading '!'
+  std::vector<Command> commands; // at least one
+  SourceRange range;
+};
+
+enum class AndOrOp : uint8_t { and_if, or_if };
+
+struct AndOr {
+  Pipeline first;
+  std::vector<std::pair<AndOrOp, Pipeline>> rest;
+  SourceRange range;
+};
+
+struct ListItem {
+  AndOr and_or;
+  bool background = false;       // terminated by '&'
+};
+
+struct List {
+  std::vector<ListItem> items;
+  SourceRange range;
+};
+
+// A whole program is a list; the parser can also hand out one complete command
+// (one line's worth of list) at a time.
+using Program = List;
+
+}  // namespace lash::ast

@@ -1,0 +1,80 @@
+// HELPERS: read /work/main/HELPERS-RULES.txt first (own build dir, commit only your paths).
+// The shell parser: text in, AST or a located syntax error out. No I/O, no
+// execution. Functions in parser.cpp are named after the POSIX grammar productions.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "syntax/ast.h"
+
+namespace lash::syntax {
+
+struct ParseOptions {
+  std::string filename = "lash";  // shown in errors: "FILE:LINE:COL: syntax error: ..."
+  uint32_t first_line = 1;        // line number of the first byte of the text
+  // Limits that keep hostile input from exhausting the stack or memory.
+  uint32_t max_depth = 1000;              // nesting of compound commands / substitutions
+  size_t max_heredoc_bytes = 16u << 20;   // one here-document body
+  // Alias lookup for the command word (POSIX 2.3.1). Returns the replacement text or
+  // nullptr. May be empty. An alias ending in a blank makes the next word eligible too.
+  std::function<const std::string*(std::string_view)> alias;
+};
+
+struct SyntaxError {
+  std::string message;       // e.g. "unexpected 'fi'", "unterminated quoted string"
+  std::string filename;
+  uint32_t line = 0;         // 1-based (already offset by first_line)
+  uint32_t column = 0;       // 1-based, in bytes
+  uint32_t offset = 0;       // byte offset into the text
+  // True when the text ended inside a construct (open quote, unterminated if/case/
+  // here-document, trailing | && ||): an interactive or line-fed reader should read
+  // more and try again rather than report the error.
+  bool incomplete = false;
+
+  // "FILE:LINE:COL: syntax error: MESSAGE"
+  std::string render() const;
+};
+
+// Parses complete commands one at a time, as a shell must: commands on earlier
+// lines run before later lines are parsed (so aliases defined by one line apply to
+// the next, and a syntax error on line 10 does not stop lines 1-9).
+class Parser {
+ public:
+  Parser(std::string_view text, ParseOptions options);
+  ~Parser();
+  Parser(const Parser&) = delete;
+  Parser& operator=(const Parser&) = delete;
+
+  struct Item {
+    enum class Kind { command, end, error } kind = Kind::end;
+    ast::ListPtr command;   // kind == command: one complete_command (a list, maybe empty)
+    SyntaxError error;      // kind == error
+  };
+  // Next complete command: everything up to and including the next unnested newline
+  // (and any here-document bodies that follow it). After an error, parsing does not
+  // continue (next() keeps returning the error).
+  Item next();
+
+  // Byte offset of the first byte not consumed yet.
+  size_t offset() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// Parses the whole text (for eval, `.`, command substitution bodies, tests).
+struct ParseResult {
+  ast::ListPtr program;               // set on success
+  std::optional<SyntaxError> error;   // set on failure
+};
+ParseResult parse(std::string_view text, const ParseOptions& options);
+
+// True if `name` is a valid shell variable name ([A-Za-z_][A-Za-z0-9_]*).
+bool is_name(std::string_view name);
+
+}  // namespace lash::syntax
