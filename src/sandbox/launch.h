@@ -30,11 +30,23 @@ struct SpawnSpec {
   std::vector<std::string> envp;    // complete "NAME=VALUE" list
   std::vector<FdOp> fd_ops;
   std::vector<int> ignore_signals;  // set to SIG_IGN in the child (e.g. INT/QUIT for '&')
+  // Set to SIG_DFL in the child: signals lash itself ignores (e.g. TSTP/TTIN/TTOU/INT/
+  // QUIT when interactive). Signals lash catches with a handler are reset to SIG_DFL
+  // automatically; signals lash inherited as ignored stay ignored unless listed here.
+  std::vector<int> default_signals;
   pid_t pgid = -1;                  // -1: stay in lash's group; 0: new group; >0: join
 };
 
 // Which child-side step failed (sent over the status socket).
-enum class ChildStep : int { none = 0, sandbox, fd_open, fd_dup, fd_close, exec };
+// `sandbox` is a generic sandbox step; the later values name the exact step.
+enum class ChildStep : int {
+  none = 0, sandbox, fd_open, fd_dup, fd_close, exec,
+  signals, process_group, cgroup, namespaces, rlimits, no_new_privs, landlock, seccomp,
+  close_fds, dumpable
+};
+
+// A short name for messages: "exec", "landlock", "fd_open", ...
+const char* step_name(ChildStep step);
 
 struct LaunchFailure {
   ChildStep step = ChildStep::none;
@@ -51,6 +63,13 @@ struct LaunchResult {
 // failure is returned here and the child has exited with status 127 (ENOENT) or
 // 126 (other); the caller must still reap pid. A fork failure is an Error.
 Result<LaunchResult> launch(const Prepared& prepared, const SpawnSpec& spec);
+
+// Replace the current process (already a sandboxed fork_shell() child, or the
+// shell itself for the `exec` builtin) by spec: applies the sandbox steps that are
+// not yet in force, fd_ops, execve. Returns only on failure, with the failure.
+// (Lead: needed by `exec CMD` and by pipeline members / subshells whose last
+// command is external, which exec in place instead of forking twice.)
+LaunchFailure exec_replace(const Prepared& prepared, const SpawnSpec& spec);
 
 // fork a copy of the shell with the sandbox applied in the child. Returns 0 in the
 // child, the child's pid in the parent. pgid as in SpawnSpec.

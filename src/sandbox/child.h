@@ -1,0 +1,54 @@
+// Internal to src/sandbox: the post-fork half of launch() and fork_shell().
+// Everything a child needs is pre-built by the parent into these plain structs, so
+// the child only reads memory and makes async-signal-safe system calls.
+#pragma once
+#include <sys/types.h>
+
+#include <cstddef>
+
+#include "sandbox/launch.h"
+#include "sandbox/prepared.h"
+
+namespace lash::sandbox::detail {
+
+// The record a failing child sends over the status socket (one SEQPACKET datagram).
+struct StatusRecord {
+  int step;         // ChildStep
+  int err;          // errno
+  int fd_op_index;  // -1 unless an fd_* step failed
+};
+
+struct ChildFdOp {
+  FdOp::Kind kind;
+  int fd;
+  const char* path;  // Kind::open
+  int flags;         // Kind::open, O_CLOEXEC already removed
+  int from;          // Kind::dup
+};
+
+struct ChildArgs {
+  const Prepared* prepared = nullptr;
+  const char* path = nullptr;
+  char* const* argv = nullptr;
+  char* const* envp = nullptr;
+  const ChildFdOp* fd_ops = nullptr;
+  std::size_t n_fd_ops = 0;
+  const int* default_signals = nullptr;
+  std::size_t n_default_signals = 0;
+  const int* ignore_signals = nullptr;
+  std::size_t n_ignore_signals = 0;
+  pid_t pgid = -1;
+  int status_fd = -1;  // child end of the status socket (O_CLOEXEC)
+};
+
+// launch(): the whole child sequence. Never returns: execve or _exit(126/127).
+[[noreturn]] void run_child(const ChildArgs& a);
+
+// fork_shell(): apply only the Prepared sandbox steps. Returns 0, or -1 with the
+// failed step and errno stored in *rec.
+int apply_sandbox(const Prepared& p, StatusRecord* rec);
+
+// Send a failure record (async-signal-safe).
+void send_status(int fd, ChildStep step, int err, int index);
+
+}  // namespace lash::sandbox::detail
