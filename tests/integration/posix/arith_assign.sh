@@ -1,0 +1,22 @@
+# Assignment operators inside $(( )).
+a=10
+echo "$((a=5)) a=$a"
+echo "$((a+=3)) a=$a"
+echo "$((a-=1)) a=$a"
+echo "$((a*=4)) a=$a"
+echo "$((a/=3)) a=$a"
+echo "$((a%=5)) a=$a"
+echo "$((a<<=3)) a=$a"
+echo "$((a>>=1)) a=$a"
+echo "$((a&=12)) a=$a"
+echo "$((a|=3)) a=$a"
+echo "$((a^=5)) a=$a"
+unset b; echo "$((b+=7)) b=$b"
+echo "$((c=d=e=9)) c=$c d=$d e=$e"
+i=0; while [ $((i+=1)) -le 3 ]; do echo "loop i=$i"; done
+n=0; : $((n=n+1)); : $((n+=1)); echo "colon assign n=$n"
+v=5; echo "$((v==5 ? (w=1) : (w=2))) w=$w"
+s=3; echo "$(( s *= s + 1 )) s=$s"
+echo "export kept: $(( y = 42 ))"; echo "y=$y"
+f() { echo $((g=100)); }; f; echo "g in parent: ${g-unset}"
+h() { : $((g2=100)); }; h; echo "g2 set by function: $g2"

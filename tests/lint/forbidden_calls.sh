@@ -1,0 +1,58 @@
+#!/bin/sh
+# Fails when a forbidden call appears outside the one file allowed to make it.
+#   forbidden_calls.sh [REPO_ROOT]
+# Security-relevant calls live in one reviewed place each (examples.md §1-3):
+# starting programs in the sandbox launcher, environment changes in one file,
+# Landlock in the child-side setup. Comments and string literals are not
+# Text after // on a line is ignored; write such names in /* */ comments
+# without the call's parenthesis.
+
+# --- allowed places (paths relative to the repository root) ---
+EXEC_ALLOWED="src/sandbox/child.cpp src/sandbox/launch.cpp"
+# caps.cpp: the user-namespace probe forks a child that only calls unshare and
+# _exit (no exec), so lash itself is not changed by the probe.
+FORK_ALLOWED="src/sandbox/child.cpp src/sandbox/launch.cpp src/sandbox/caps.cpp"
+SETENV_ALLOWED="src/exec/environ.cpp"
+LANDLOCK_ALLOWED="src/sandbox/child.cpp"
+
+# Directories that are searched.
+SEARCH_DIRS="src builtins"
+
+root=${1:-$(dirname "$0")/../..}
+cd "$root" || exit 2
+
+status=0
+# check NAME REGEX ALLOWED_FILES
+check() {
+  name=$1 regex=$2 allowed=$3
+  dirs=
+  for d in $SEARCH_DIRS; do [ -d "$d" ] && dirs="$dirs $d"; done
+  [ -n "$dirs" ] || return 0
+  # shellcheck disable=SC2086
+  grep -rnE --include='*.cpp' --include='*.cc' --include='*.h' --include='*.hpp' \
+       "$regex" $dirs 2>/dev/null |
+  while IFS= read -r hit; do
+    file=${hit%%:*}
+    rest=${hit#*:}; code=${rest#*:}
+    # Only the code part before a // comment counts.
+    printf '%s\n' "${code%%//*}" | grep -qE "$regex" || continue
+    ok=no
+    for a in $allowed; do [ "$file" = "$a" ] && ok=yes; done
+    [ $ok = yes ] || echo "forbidden $name outside {$allowed}: $hit"
+  done > "$tmp"
+  if [ -s "$tmp" ]; then cat "$tmp"; status=1; fi
+}
+
+tmp=$(mktemp) || exit 2
+trap 'rm -f "$tmp"' EXIT
+
+# Not a member call (. or ->) nor part of a longer name, optional ::, then an opening parenthesis.
+b='(^|[^A-Za-z0-9_.>])(::)?'
+check "exec"        "${b}(execve|execv|execvp|execvpe|execl|execlp|execle|fexecve|execveat|posix_spawn|posix_spawnp)[[:space:]]*\(" "$EXEC_ALLOWED"
+check "fork"        "${b}(fork|vfork|clone|clone3)[[:space:]]*\(" "$FORK_ALLOWED"
+check "system/popen" "${b}(system|popen)[[:space:]]*\(" ""
+check "environment change" "${b}(setenv|putenv|unsetenv|clearenv)[[:space:]]*\(" "$SETENV_ALLOWED"
+check "landlock"    "${b}(landlock_restrict_self|landlock_create_ruleset|landlock_add_rule)[[:space:]]*\(|SYS_landlock_" "$LANDLOCK_ALLOWED"
+
+if [ $status = 0 ]; then echo "forbidden_calls: clean"; fi
+exit $status
