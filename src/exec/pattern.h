@@ -34,6 +34,17 @@ std::string pattern_trim(std::string_view text, std::string_view pattern, TrimKi
 using ListDir = std::function<bool(const std::string& dir, std::vector<std::string>& names)>;
 std::vector<std::string> glob_expand(std::string_view pattern, const ListDir& list_dir);
 
+// Components without glob characters are not read: they are checked with
+// `exists` (lstat semantics; a trailing '/' asks for a directory) when they end the
+// pattern, and implicitly by listing them otherwise. The two-argument form uses
+// path_exists_direct. A pattern without glob characters gives an empty result.
+using PathExists = std::function<bool(const std::string& path)>;
+std::vector<std::string> glob_expand(std::string_view pattern, const ListDir& list_dir,
+                                     const PathExists& exists);
+
+// The default PathExists: lstat(path) succeeds.
+bool path_exists_direct(const std::string& path);
+
 // The default ListDir: opendir/readdir.
 bool list_dir_direct(const std::string& dir, std::vector<std::string>& names);
 
