@@ -1,0 +1,40 @@
+# cd and pwd: -, CDPATH, -P/-L, symlinks, OLDPWD, errors.
+base=$(pwd -P)
+mkdir -p a/b/c real other
+ln -s real link
+rel() { p=$(pwd); echo "${p#$base}"; }
+cd a; echo "cd a: $(rel)"
+cd b/c; echo "cd b/c: $(rel)"
+cd ..; echo "cd ..: $(rel)"
+cd -; echo "cd - printed above, now: $(rel)"
+cd - >/dev/null; echo "cd - again: $(rel)"
+cd "$base"; echo "absolute: $(rel)"
+echo "OLDPWD: ${OLDPWD#$base}"
+cd link; echo "logical: $(rel)"; echo "pwd -L: $(pwd -L | sed "s|^$base||")"; echo "pwd -P: $(pwd -P | sed "s|^$base||")"
+cd ..; echo "logical ..: $(rel)"
+cd -P link; echo "cd -P: $(rel)"
+cd "$base"
+cd -L link/..; echo "cd -L link/..: $(rel)"
+cd "$base"
+cd nosuch 2>/dev/null; echo "cd nosuch: $? still $(rel)"
+touch afile; cd afile 2>/dev/null; echo "cd file: $? still $(rel)"
+CDPATH=$base/a; export CDPATH
+cd b >/dev/null; echo "CDPATH hit: $(rel)"
+cd "$base"; cd b | sed "s|^$base||"; echo "CDPATH prints new dir (in subshell)"
+cd ./other; echo "./ ignores CDPATH: $(rel)"
+cd "$base"
+CDPATH=:$base/a; cd other; echo "empty CDPATH entry = cwd first: $(rel)"
+cd "$base"; unset CDPATH
+HOME=$base/a/b; cd; echo "cd to HOME: $(rel)"
+cd "$base"
+(cd a && echo "subshell cd: $(rel)"); echo "after subshell: $(rel)"
+cd a/b/c/../..; echo "dotdot path: $(rel)"
+cd "$base"
+cd ////; echo "slashes: $(pwd)"
+cd "$base"
+cd a//b/; echo "double slash: $(rel)"
+cd "$base"
+cd ''  2>/dev/null; echo "cd empty string: $?"
+cd "$base"
+PWD=/garbage; cd .; echo "cd . fixes PWD: $(rel)"
+echo "pwd matches PWD: $([ "$(pwd)" = "$PWD" ] && echo yes)"
