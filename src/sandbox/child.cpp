@@ -11,21 +11,80 @@
 // The order of the sequence (examples.md §3.6, enforcement.md "For every fork"):
 //   1. signal dispositions back to what a new program expects, mask cleared
 //   2. process group (job control)
-//   3. sandbox steps from Prepared (cgroup, namespaces, rlimits, NO_NEW_PRIVS,
-//      Landlock, seccomp last) -- none yet: an empty Prepared applies nothing
-//   4. redirections (fd_ops), opened here so that the sandbox checks them
-//   5. execve with the envp the parent built from the policy
+//   3. sandbox steps from Prepared, see apply_sandbox() (an empty Prepared applies
+//      nothing, so the default profile runs as under a plain shell)
+//   4. every fd above 2 marked close-on-exec (close_range), so only 0-2 and the
+//      redirection targets reach the program
+//   5. redirections (fd_ops), opened here so that the sandbox checks them
+//   6. execve with the envp the parent built from the policy
 #include "sandbox/child.h"
 
 #include <fcntl.h>
+#include <linux/close_range.h>
+#include <linux/seccomp.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <signal.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include <cerrno>
 
+#include "sandbox/landlock_abi.h"
+
 namespace lash::sandbox::detail {
 namespace {
+
+// Set once this process is under the session sandbox (a fork_shell child, or a child
+// of one). Landlock domains, seccomp filters, NO_NEW_PRIVS, rlimits and the cgroup
+// are all inherited by forks, so re-applying would only stack layers (Landlock
+// allows 16, seccomp has an instruction budget).
+volatile sig_atomic_t g_sandboxed = 0;
+
+bool step_join_cgroup(const Prepared& p) {
+  for (const unique_fd& fd : p.cgroup_procs) {
+    ssize_t n;
+    do n = write(fd.get(), "0", 1);  // "0" moves the writing process
+    while (n < 0 && errno == EINTR);
+    if (n != 1) return false;
+  }
+  return true;
+}
+
+bool step_rlimits(const Prepared& p) {
+  for (const RlimitSetting& r : p.rlimits) {
+    struct rlimit lim {r.soft, r.hard};
+    if (setrlimit(r.resource, &lim) != 0) return false;
+  }
+  return true;
+}
+
+bool step_no_new_privs(const Prepared& p) {
+  return !p.no_new_privs || prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0;
+}
+
+bool step_landlock(const Prepared& p) {
+  return !p.landlock.valid() || ll::restrict_self(p.landlock.get(), 0) == 0;
+}
+
+// Last among the restrictions: the filter must still allow what follows (open,
+// dup2, close_range, execve), which it does (it only refuses the enforcement.md list).
+bool step_seccomp(const Prepared& p) {
+  if (p.seccomp.empty()) return true;
+  struct sock_fprog prog {};
+  prog.len = static_cast<unsigned short>(p.seccomp.size());
+  prog.filter = const_cast<sock_filter*>(p.seccomp.data());
+  return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0) == 0;
+}
+
+bool step_close_fds(const Prepared& p) {
+  if (!p.close_fds) return true;
+  // Close-on-exec rather than close: the status socket must stay open until execve.
+  if (syscall(SYS_close_range, 3U, ~0U, CLOSE_RANGE_CLOEXEC) == 0) return true;
+  if (errno != ENOSYS && errno != EINVAL) return false;
+  for (int fd = 3; fd < 65536; ++fd) fcntl(fd, F_SETFD, FD_CLOEXEC);  // pre-5.11 kernels
+  return true;
+}
 
 // Handlers do not survive execve anyway, but a handler must not run in the child
 // before execve either (it would run lash code post-fork), so the parent blocks all
@@ -120,13 +179,32 @@ void send_status(int fd, ChildStep step, int err, int index) {
   }
 }
 
+// enforcement.md "For every fork": join the session cgroup, (enter the session
+// namespaces: not yet), rlimits, NO_NEW_PRIVS, Landlock, seccomp last.
 int apply_sandbox(const Prepared& p, StatusRecord* rec) {
-  // Issue 4 adds here, in this order: join cgroup, namespaces, rlimits,
-  // NO_NEW_PRIVS, Landlock, seccomp (last).
-  (void)p;
-  (void)rec;
+  if (g_sandboxed || !p.active()) return 0;
+  struct Step {
+    bool (*run)(const Prepared&);
+    ChildStep name;
+  };
+  static constexpr Step steps[] = {
+      {step_join_cgroup, ChildStep::cgroup},
+      {step_rlimits, ChildStep::rlimits},
+      {step_no_new_privs, ChildStep::no_new_privs},
+      {step_landlock, ChildStep::landlock},
+      {step_seccomp, ChildStep::seccomp},
+  };
+  for (const Step& s : steps) {
+    if (!s.run(p)) {
+      *rec = StatusRecord{static_cast<int>(s.name), errno, -1};
+      return -1;
+    }
+  }
+  g_sandboxed = 1;
   return 0;
 }
+
+bool in_sandbox() { return g_sandboxed != 0; }
 
 void run_child(const ChildArgs& a) {
   if (!step_reset_signals(a)) fail(a, ChildStep::signals, errno, -1);
@@ -136,6 +214,7 @@ void run_child(const ChildArgs& a) {
   StatusRecord rec{};
   if (apply_sandbox(*a.prepared, &rec) != 0)
     fail(a, static_cast<ChildStep>(rec.step), rec.err, -1);
+  if (!step_close_fds(*a.prepared)) fail(a, ChildStep::close_fds, errno, -1);
 
   for (std::size_t i = 0; i < a.n_fd_ops; ++i) {
     ChildStep st = apply_fd_op(a, a.fd_ops[i]);

@@ -48,6 +48,9 @@ struct ChildArgs {
 // failed step and errno stored in *rec.
 int apply_sandbox(const Prepared& p, StatusRecord* rec);
 
+// True in a process that already runs under the session sandbox.
+bool in_sandbox();
+
 // Send a failure record (async-signal-safe).
 void send_status(int fd, ChildStep step, int err, int index);
 

@@ -167,6 +167,16 @@ Result<pid_t> fork_shell(const Prepared& prepared, pid_t pgid) {
   if (pid < 0) return sys_error("cannot fork", "", errno);
   if (pid == 0) {
     pair->parent.reset();
+    // The watchdog must see EOF when lash goes, not when the last subshell does. The
+    // number is pointed at /dev/null rather than closed, so that Prepared's later
+    // close cannot hit an unrelated fd that reused it.
+    if (!detail::in_sandbox() && prepared.watchdog.valid()) {
+      int nul = open("/dev/null", O_RDONLY | O_CLOEXEC);
+      if (nul >= 0) {
+        dup3(nul, prepared.watchdog.get(), O_CLOEXEC);
+        close(nul);
+      }
+    }
     if (pgid >= 0 && setpgid(0, pgid) != 0) {
       detail::send_status(pair->child.get(), ChildStep::process_group, errno, -1);
       _exit(126);

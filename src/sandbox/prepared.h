@@ -1,12 +1,44 @@
 // What the session prepared once for its sandbox (ruleset fd, seccomp program,
 // cgroup, limits). The shell core launches with an empty Prepared: plain fork/exec.
+// prepare() (prepare.h) fills it from a SandboxPlan; child.cpp applies it after fork.
 #pragma once
+#include <linux/filter.h>
+#include <sys/resource.h>
+
+#include <string>
+#include <vector>
+
+#include "base/unique_fd.h"
 
 namespace lash::sandbox {
 
+struct RlimitSetting {
+  int resource = 0;
+  rlim_t soft = RLIM_INFINITY;
+  rlim_t hard = RLIM_INFINITY;
+};
+
 struct Prepared {
-  // Filled in by the kernel-enforcement layer (issue 4). An empty Prepared applies
-  // nothing, so the `default` profile runs exactly as a plain shell.
+  // ---- applied in every child, in this order (child.cpp) ----
+  std::vector<unique_fd> cgroup_procs;  // each child writes "0" to join before user code
+  std::vector<RlimitSetting> rlimits;
+  bool no_new_privs = false;
+  unique_fd landlock;                   // ruleset fd (O_CLOEXEC), invalid: no Landlock
+  std::vector<sock_filter> seccomp;     // BPF program, empty: no filter; loaded last
+  bool close_fds = false;               // mark every fd above 2 close-on-exec before fd_ops
+
+  // ---- session state, never touched by children ----
+  std::string tmpdir;                   // session tmpdir (0700), "" for none: export as TMPDIR
+  std::vector<std::string> cgroup_dirs; // session cgroups, killed and removed at exit
+  unique_fd watchdog;                   // write end of the watchdog pipe
+  int landlock_abi = 0;                 // ABI the ruleset was built for
+  std::vector<std::string> notes;       // degradations and fallbacks, to be said once
+
+  // True when a child has anything to apply.
+  bool active() const {
+    return !cgroup_procs.empty() || !rlimits.empty() || no_new_privs || landlock.valid() ||
+           !seccomp.empty() || close_fds;
+  }
 };
 
 }  // namespace lash::sandbox

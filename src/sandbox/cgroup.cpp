@@ -1,0 +1,152 @@
+#include "sandbox/cgroup.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <fstream>
+
+namespace lash::sandbox {
+namespace {
+
+std::string join(const std::string& mount, const std::string& current) {
+  return mount + (current == "/" ? "" : current);
+}
+
+Result<void> write_file(const std::string& path, const std::string& value) {
+  unique_fd fd(open(path.c_str(), O_WRONLY | O_CLOEXEC));
+  if (!fd) return sys_error("cannot open", path, errno);
+  ssize_t n = write(fd.get(), value.data(), value.size());
+  if (n != static_cast<ssize_t>(value.size())) return sys_error("cannot write", path, n < 0 ? errno : EIO);
+  return {};
+}
+
+bool exists(const std::string& p) {
+  struct stat st;
+  return stat(p.c_str(), &st) == 0;
+}
+
+Result<void> make_dir(const std::string& dir) {
+  if (mkdir(dir.c_str(), 0755) != 0 && errno != EEXIST)
+    return sys_error("cannot create the session cgroup", dir, errno);
+  return {};
+}
+
+Result<void> open_procs(SessionCgroup& cg, const std::string& dir) {
+  unique_fd fd(open((dir + "/cgroup.procs").c_str(), O_WRONLY | O_CLOEXEC));
+  if (!fd) return sys_error("cannot open cgroup.procs", dir, errno);
+  cg.procs.push_back(std::move(fd));
+  return {};
+}
+
+bool controller_enabled(const std::string& dir, const std::string& name) {
+  std::ifstream in(dir + "/cgroup.controllers");
+  std::string w;
+  while (in >> w)
+    if (w == name) return true;
+  return false;
+}
+
+Result<void> setup_v2(SessionCgroup& cg, const Capabilities& caps, const Limits& l, const std::string& name) {
+  if (!caps.cgroup2_writable) {
+    cg.notes.push_back("no writable cgroup v2: session processes are tracked by process group only, "
+                       "so a process that calls setsid may outlive the session");
+    return {};
+  }
+  std::string dir = join(caps.cgroup2_mount, caps.cgroup2_current) + "/" + name;
+  if (auto r = make_dir(dir); !r) return r;
+  cg.v2_dir = dir;
+  if (auto r = open_procs(cg, dir); !r) return r;
+  if (l.processes && controller_enabled(dir, "pids")) {
+    if (auto r = write_file(dir + "/pids.max", std::to_string(l.processes)); !r) return r;
+    cg.pids_limited = true;
+  }
+  if (l.memory && controller_enabled(dir, "memory")) {
+    if (auto r = write_file(dir + "/memory.max", std::to_string(l.memory)); !r) return r;
+    cg.memory_limited = true;
+  }
+  return {};
+}
+
+Result<void> setup_v1(SessionCgroup& cg, const CgroupV1Controller& c, const std::string& name,
+                      const std::string& file, uint64_t value) {
+  if (!c.writable) return {};
+  std::string dir = join(c.mount, c.current) + "/" + name;
+  if (auto r = make_dir(dir); !r) return r;
+  cg.v1_dirs.push_back(dir);
+  if (auto r = write_file(dir + "/" + file, std::to_string(value)); !r) return r;
+  return open_procs(cg, dir);
+}
+
+void sleep_ms(long ms) {
+  timespec ts{ms / 1000, (ms % 1000) * 1000000L};
+  while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
+  }
+}
+
+}  // namespace
+
+std::vector<std::string> SessionCgroup::dirs() const {
+  std::vector<std::string> out;
+  if (!v2_dir.empty()) out.push_back(v2_dir);
+  out.insert(out.end(), v1_dirs.begin(), v1_dirs.end());
+  return out;
+}
+
+Result<SessionCgroup> create_session_cgroup(const Capabilities& caps, const Limits& l, const std::string& name) {
+  SessionCgroup cg;
+  auto fail = [&](const Error& e) {
+    kill_and_remove(cg.dirs());
+    return e;
+  };
+  if (auto r = setup_v2(cg, caps, l, name); !r) return fail(r.error());
+  if (l.processes && !cg.pids_limited && caps.v1_pids.writable) {
+    if (auto r = setup_v1(cg, caps.v1_pids, name, "pids.max", l.processes); !r) return fail(r.error());
+    cg.pids_limited = true;
+  }
+  if (l.memory && !cg.memory_limited && caps.v1_memory.writable) {
+    if (auto r = setup_v1(cg, caps.v1_memory, name, "memory.limit_in_bytes", l.memory); !r)
+      return fail(r.error());
+    cg.memory_limited = true;
+  }
+  if (l.processes && !cg.pids_limited)
+    cg.notes.push_back("no pids controller: max_processes falls back to RLIMIT_NPROC, which counts "
+                       "all of the user's processes and does not bind root");
+  if (l.memory && !cg.memory_limited)
+    cg.notes.push_back("no memory controller: max_memory is a per-process address-space limit only");
+  return cg;
+}
+
+std::vector<pid_t> cgroup_pids(const std::string& dir) {
+  std::vector<pid_t> out;
+  std::ifstream in(dir + "/cgroup.procs");
+  long p;
+  while (in >> p) out.push_back(static_cast<pid_t>(p));
+  return out;
+}
+
+void kill_and_remove(const std::vector<std::string>& dirs) {
+  for (const std::string& dir : dirs) {
+    if (!exists(dir)) continue;
+    bool killed = exists(dir + "/cgroup.kill") && write_file(dir + "/cgroup.kill", "1").ok();
+    // Without cgroup.kill: freeze (v2) so nothing forks while we kill, then kill each.
+    bool frozen = !killed && exists(dir + "/cgroup.freeze") && write_file(dir + "/cgroup.freeze", "1").ok();
+    for (int round = 0; round < 200; ++round) {
+      auto pids = cgroup_pids(dir);
+      if (pids.empty()) break;
+      if (!killed)
+        for (pid_t p : pids) kill(p, SIGKILL);
+      sleep_ms(round < 20 ? 1 : 10);
+    }
+    if (frozen) (void)write_file(dir + "/cgroup.freeze", "0");
+  }
+  // Children before parents does not matter here: each dir is a leaf we created.
+  for (const std::string& dir : dirs) {
+    for (int round = 0; round < 50 && rmdir(dir.c_str()) != 0 && errno == EBUSY; ++round) sleep_ms(10);
+  }
+}
+
+}  // namespace lash::sandbox

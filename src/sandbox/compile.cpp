@@ -1,0 +1,224 @@
+// The rules of enforcement.md, applied to one resolved profile. Each helper adds one
+// kind of grant; warnings and "not enforced here" notes are collected as we go, so
+// review shows every weakening next to the grant that caused it.
+#include "sandbox/compile.h"
+
+#include <algorithm>
+
+#include "policy/paths.h"
+
+namespace lash::sandbox {
+namespace {
+
+namespace paths = policy::paths;
+using policy::Profile;
+
+constexpr unsigned R = rights::read, W = rights::write, X = rights::execute, D = rights::ioctl_dev;
+
+const char* const kProgramRoots[] = {"/usr", "/lib", "/lib64", "/bin", "/sbin"};
+const char* const kDevices[] = {"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom",
+                                "/dev/tty", "/dev/pts", "/dev/ptmx"};
+// Interpreters run whatever they can read: allowing one is allowing its scripts.
+const char* const kInterpreters[] = {"sh", "bash", "dash", "zsh", "ksh", "fish", "python", "python3",
+                                     "perl", "ruby", "node", "php", "lua", "tclsh", "busybox", "env"};
+
+struct Builder {
+  const Profile& p;
+  const SessionContext& ctx;
+  const Capabilities& caps;
+  SandboxPlan plan;
+
+  void grant(const std::string& path, unsigned r, std::string origin, std::string note = "", bool file = false) {
+    plan.paths.push_back({path, r, file, std::move(origin), std::move(note)});
+  }
+
+  bool writable(const std::string& path) const {
+    for (const auto& w : ctx.facts.writable_roots)
+      if (paths::beneath(path, paths::normalize(w.path))) return true;
+    return false;
+  }
+
+  void baseline() {
+    if (!p.system_paths.value) return;
+    if (plan.spawn_any)
+      for (const char* d : kProgramRoots) grant(d, R | X, "baseline");
+    grant("/etc", R, "baseline");
+    grant("/usr/share", R, "baseline");
+    if (!plan.spawn_any) grant("/usr/lib/locale", R, "baseline", "locale data");
+    for (const char* d : kDevices) grant(d, R | W | D, "baseline");
+    // /proc/self is a symlink to one pid, so it cannot be a rule for every child:
+    // /proc is granted read, and other processes' entries are a documented gap.
+    grant("/proc", R, "baseline", "needed for /proc/self");
+    plan.unenforced.push_back(
+        "/proc of other processes (command lines; environ of same-user processes) stays readable: "
+        "needs a pid namespace with a private /proc");
+  }
+
+  void read_only() {
+    for (const auto& ro : p.read_only.value) {
+      std::string path = paths::expand(ro, ctx.env.start_dir, ctx.env.home);
+      grant(path, plan.spawn_any ? R | X : R, "read_only");
+      warn_if_programs_readable(path, "read_only = " + ro);
+    }
+  }
+
+  void writable_roots() {
+    for (const auto& w : ctx.facts.writable_roots) {
+      std::string origin = w.key.substr(w.key.find('.') + 1);  // "read_write", "tmpdir", ...
+      // W^X: with an allowlist nothing writable is executable, or a copied program
+      // would run.
+      grant(w.path, plan.spawn_any ? R | W | X : R | W, origin);
+      if (w.key == "filesystem.tmpdir") plan.tmpdir = w.path;
+      warn_if_programs_readable(w.path, origin + " = " + w.path);
+      for (const auto& rel : p.protect.value) plan.protect.push_back(paths::normalize(w.path + "/" + rel));
+    }
+  }
+
+  void warn_if_programs_readable(const std::string& path, const std::string& what) {
+    if (plan.spawn_any) return;
+    std::string g = paths::normalize(path);
+    for (const auto& d : program_directories()) {
+      if (paths::beneath(d, g) || paths::beneath(g, d)) {
+        plan.warnings.push_back(what + " makes the programs in " + d +
+                                " readable, so the ELF interpreter can run them despite spawn_allowlist");
+        return;
+      }
+    }
+  }
+
+  void exec_grants() {
+    if (plan.spawn_any) return;
+    for (const ExecFile& f : ctx.closure.files) {
+      bool runs = f.role != ExecFile::Role::library;
+      if (runs && writable(f.path)) {
+        plan.warnings.push_back(f.path + " is inside a writable grant: not made executable (W^X)");
+        continue;
+      }
+      const char* origin = f.role == ExecFile::Role::program ? "spawn_allowlist"
+                           : f.role == ExecFile::Role::interpreter ? "interpreter" : "library";
+      std::string note = f.needed_by.empty() ? "" : "of " + f.needed_by;
+      grant(f.path, runs ? R | X : R, origin, note, true);
+    }
+    for (const auto& prob : ctx.closure.problems) plan.warnings.push_back("exec closure: " + prob);
+    for (const auto& [name, real] : ctx.facts.allow_real_by_name) {
+      std::string base(paths::basename(real));
+      for (const char* i : kInterpreters)
+        if (name == i || base == i || base.rfind(std::string(i) + ".", 0) == 0) {
+          plan.warnings.push_back("spawn_allowlist has the interpreter " + name +
+                                  ", which can run any script it can read");
+          break;
+        }
+    }
+  }
+
+  void network() {
+    bool wants = p.block_all_others.value;
+    if (!wants) return;
+    if (p.net_enforcement.value == policy::Enforcement::warn) {
+      plan.unenforced.push_back("network: enforcement = warn, nothing is refused by the kernel");
+      return;
+    }
+    plan.restrict_net = true;
+    for (const auto& r : p.allow_ports.value) plan.connect_ports.push_back({r.lo, r.hi});
+    if (plan.connect_ports.empty() && !p.allow_hosts.value.empty())
+      plan.connect_ports = {{80, 80}, {443, 443}};
+    if (!p.allow_hosts.value.empty())
+      plan.unenforced.push_back("network.allow_hosts: the kernel layer only limits TCP ports; host names are "
+                                "checked by the session relay (network.md)");
+    if (caps.landlock_abi < 4)
+      plan.unenforced.push_back("network ports: need Landlock ABI 4 (this kernel: " +
+                                std::to_string(caps.landlock_abi) + ")");
+    plan.unenforced.push_back("UDP and pathname unix sockets are not restricted by Landlock");
+  }
+
+  void limits() {
+    plan.limits = {p.max_memory.value, p.max_cpu_seconds.value, p.max_file_size.value, p.max_processes.value,
+                   p.max_open_files.value};
+    if (plan.limits.processes && !caps.can_limit_pids())
+      plan.unenforced.push_back("max_processes: no pids controller here, RLIMIT_NPROC fallback counts all of "
+                                "the user's processes and does not bind root");
+    if (plan.limits.memory && !caps.can_limit_memory())
+      plan.unenforced.push_back("max_memory: no memory controller here, per-process address space only");
+  }
+
+  void environment() {
+    plan.env_deny = p.env_deny.value;
+    plan.env_force = p.env_force.value;
+    plan.env_pass = p.env_pass.value;
+    plan.env_pass_set = p.env_pass.set;
+  }
+
+  void hardening(bool restricted) {
+    if (!restricted) return;
+    plan.seccomp = plan.no_new_privs = plan.close_fds = true;
+    plan.scope_signals = plan.scope_abstract_unix = true;
+    plan.deny_memfd_exec = !plan.spawn_any;
+    if (!caps.seccomp) plan.unenforced.push_back("seccomp filter: seccomp is unavailable");
+    if (caps.landlock_abi > 0 && caps.landlock_abi < 6)
+      plan.unenforced.push_back("signals and abstract unix sockets to outside processes: need Landlock ABI 6");
+    if (!caps.cgroup2_writable)
+      plan.unenforced.push_back("no writable cgroup v2: a process that calls setsid may outlive the session");
+    bool denies_preload = std::any_of(plan.env_deny.begin(), plan.env_deny.end(), [](const std::string& n) {
+      return n == "LD_PRELOAD" || n == "LD_*";
+    });
+    if (plan.env_pass_set) denies_preload = denies_preload || std::none_of(plan.env_pass.begin(), plan.env_pass.end(),
+                                                                           [](const std::string& n) { return n.rfind("LD_", 0) == 0; });
+    if (!denies_preload) plan.warnings.push_back("environment.deny does not include LD_PRELOAD: children may load any readable library");
+  }
+};
+
+}  // namespace
+
+const std::vector<std::string>& program_directories() {
+  static const std::vector<std::string> dirs = {"/usr/bin", "/usr/sbin", "/bin", "/sbin", "/usr/local/bin",
+                                                "/usr/local/sbin", "/usr/lib", "/usr/libexec", "/lib", "/opt"};
+  return dirs;
+}
+
+SessionContext make_session_context(const policy::ResolvedProfile& profile, policy::SessionEnv env) {
+  SessionContext ctx;
+  ctx.facts = policy::make_session_facts(profile, env);
+  ctx.env = std::move(env);
+  if (!profile.values.spawn_any.value) {
+    std::vector<std::string> progs(ctx.facts.allow_real.begin(), ctx.facts.allow_real.end());
+    std::sort(progs.begin(), progs.end());
+    ctx.closure = resolve_exec_closure(progs);
+  }
+  return ctx;
+}
+
+SandboxPlan compile(const policy::ResolvedProfile& profile, const SessionContext& ctx, const Capabilities& caps) {
+  const Profile& p = profile.values;
+  Builder b{p, ctx, caps, {}};
+  b.plan.spawn_any = p.spawn_any.value;
+  bool fs_open = policy::filesystem_unrestricted(p);
+  b.plan.restrict_fs = !fs_open || !b.plan.spawn_any;
+  b.plan.fs_enforcement = p.fs_enforcement.value == policy::Enforcement::warn ? Enforcement::warn : Enforcement::enforce;
+  b.plan.net_enforcement = p.net_enforcement.value == policy::Enforcement::warn ? Enforcement::warn : Enforcement::enforce;
+  b.environment();
+  if (b.plan.restrict_fs) {
+    b.baseline();
+    b.read_only();
+    b.writable_roots();
+    b.exec_grants();
+    if (caps.landlock_abi < 1) b.plan.unenforced.push_back("filesystem and programs: " + caps.landlock_error);
+    if (!b.plan.protect.empty())
+      b.plan.unenforced.push_back("filesystem.protect: refused by the policy layer only; the kernel layer "
+                                  "(read-only binds in a mount namespace) is not in place yet");
+  } else {
+    // The tmpdir still exists (and is removed at exit) with an open filesystem.
+    for (const auto& w : ctx.facts.writable_roots)
+      if (w.key == "filesystem.tmpdir") b.plan.tmpdir = w.path;
+  }
+  if (b.plan.spawn_any && !p.spawn_denylist.value.empty())
+    b.plan.unenforced.push_back("spawn_denylist: with spawn_any=true the kernel cannot deny single files; "
+                                "refused by the policy layer only");
+  b.network();
+  b.limits();
+  bool limited = b.plan.limits.memory || b.plan.limits.cpu_seconds || b.plan.limits.file_size ||
+                 b.plan.limits.processes || b.plan.limits.open_files;
+  b.hardening(b.plan.restrict_fs || b.plan.restrict_net || limited);
+  return std::move(b.plan);
+}
+
+}  // namespace lash::sandbox

@@ -1,0 +1,31 @@
+// compile(): the resolved profile + what was found about this session + what this
+// kernel offers -> SandboxPlan. Pure: no I/O, no clock, no globals, so it is unit-
+// tested with fake inputs and `profile review` prints exactly what prepare() applies.
+#pragma once
+#include "policy/profile_model.h"
+#include "policy/session_facts.h"
+#include "sandbox/caps.h"
+#include "sandbox/exec_closure.h"
+#include "sandbox/plan.h"
+
+namespace lash::sandbox {
+
+// Everything compile() needs from the world, gathered once per session (I/O).
+struct SessionContext {
+  policy::SessionEnv env;      // PATH, start_dir, HOME, session tmpdir (already made)
+  policy::SessionFacts facts;  // real paths of the spawn lists, writable roots
+  ExecClosure closure;         // programs + interpreters + libraries of the allowlist
+};
+
+// Does the I/O: make_session_facts() and, with spawn_any=false, the exec closure of
+// the allowlist's real paths.
+SessionContext make_session_context(const policy::ResolvedProfile& profile, policy::SessionEnv env);
+
+SandboxPlan compile(const policy::ResolvedProfile& profile, const SessionContext& ctx,
+                    const Capabilities& caps);
+
+// The system directories that hold programs: a read grant covering one of them lets
+// the ELF interpreter run any program there, whatever the allowlist says.
+const std::vector<std::string>& program_directories();
+
+}  // namespace lash::sandbox

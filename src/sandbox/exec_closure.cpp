@@ -1,0 +1,241 @@
+// A minimal ELF reader: just enough of the headers to find PT_INTERP and the
+// dynamic section's DT_NEEDED / DT_RPATH / DT_RUNPATH strings. Every offset read
+// from the file is bounds-checked against the file size; a malformed file is a
+// problem to report, never a crash.
+#include "sandbox/exec_closure.h"
+
+#include <elf.h>
+#include <glob.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <set>
+#include <sstream>
+
+namespace lash::sandbox {
+namespace {
+
+constexpr size_t kMaxElf = 512u << 20;  // refuse to read absurdly large files
+
+std::string real(const std::string& p) {
+  char buf[PATH_MAX];
+  return realpath(p.c_str(), buf) ? std::string(buf) : std::string();
+}
+
+std::string dirname_of(const std::string& p) {
+  auto s = p.rfind('/');
+  return s == 0 ? "/" : s == std::string::npos ? "." : p.substr(0, s);
+}
+
+bool read_file(const std::string& path, std::string& out) {
+  struct stat st;
+  if (stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode) || static_cast<size_t>(st.st_size) > kMaxElf)
+    return false;
+  std::ifstream in(path, std::ios::binary);
+  out.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  return static_cast<bool>(in) || in.eof();
+}
+
+struct ElfInfo {
+  bool elf = false;
+  std::string interp;  // PT_INTERP or the #! interpreter
+  bool script = false;
+  std::vector<std::string> needed, rpath, runpath;
+};
+
+template <class T>
+bool get(const std::string& f, uint64_t off, T& out) {
+  if (off > f.size() || f.size() - off < sizeof(T)) return false;
+  std::memcpy(&out, f.data() + off, sizeof(T));
+  return true;
+}
+
+std::string cstr_at(const std::string& f, uint64_t off) {
+  if (off >= f.size()) return "";
+  size_t end = f.find('\0', off);
+  return end == std::string::npos ? "" : f.substr(off, end - off);
+}
+
+std::vector<std::string> split_colon(const std::string& s) {
+  std::vector<std::string> out;
+  std::stringstream ss(s);
+  std::string part;
+  while (std::getline(ss, part, ':'))
+    if (!part.empty()) out.push_back(part);
+  return out;
+}
+
+// Translate a virtual address to a file offset through the PT_LOAD segments.
+bool vaddr_to_off(const std::vector<Elf64_Phdr>& ph, uint64_t va, uint64_t& off) {
+  for (const auto& p : ph)
+    if (p.p_type == PT_LOAD && va >= p.p_vaddr && va - p.p_vaddr < p.p_filesz) {
+      off = p.p_offset + (va - p.p_vaddr);
+      return true;
+    }
+  return false;
+}
+
+bool parse_elf64(const std::string& f, ElfInfo& info, std::string& problem) {
+  Elf64_Ehdr eh;
+  if (!get(f, 0, eh)) return problem = "truncated ELF header", false;
+  if (eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_ident[EI_DATA] != ELFDATA2LSB)
+    return problem = "not a 64-bit little-endian ELF file", false;
+  if (eh.e_phentsize != sizeof(Elf64_Phdr) || eh.e_phnum > 4096)
+    return problem = "bad program header table", false;
+  std::vector<Elf64_Phdr> ph(eh.e_phnum);
+  for (size_t i = 0; i < ph.size(); ++i)
+    if (!get(f, eh.e_phoff + i * sizeof(Elf64_Phdr), ph[i])) return problem = "truncated program headers", false;
+  const Elf64_Phdr* dyn = nullptr;
+  for (const auto& p : ph) {
+    if (p.p_type == PT_INTERP) info.interp = cstr_at(f, p.p_offset);
+    if (p.p_type == PT_DYNAMIC) dyn = &p;
+  }
+  if (!dyn) return true;  // static
+  std::vector<uint64_t> needed, rpath, runpath;
+  uint64_t strtab_va = 0, strsz = 0;
+  for (uint64_t off = dyn->p_offset; off < dyn->p_offset + dyn->p_filesz; off += sizeof(Elf64_Dyn)) {
+    Elf64_Dyn d;
+    if (!get(f, off, d)) return problem = "truncated dynamic section", false;
+    if (d.d_tag == DT_NULL) break;
+    if (d.d_tag == DT_NEEDED) needed.push_back(d.d_un.d_val);
+    if (d.d_tag == DT_RPATH) rpath.push_back(d.d_un.d_val);
+    if (d.d_tag == DT_RUNPATH) runpath.push_back(d.d_un.d_val);
+    if (d.d_tag == DT_STRTAB) strtab_va = d.d_un.d_ptr;
+    if (d.d_tag == DT_STRSZ) strsz = d.d_un.d_val;
+  }
+  uint64_t strtab = 0;
+  if (!vaddr_to_off(ph, strtab_va, strtab)) return problem = "dynamic string table not in a segment", false;
+  auto str = [&](uint64_t i) { return i < strsz ? cstr_at(f, strtab + i) : std::string(); };
+  for (auto i : needed) info.needed.push_back(str(i));
+  for (auto i : rpath)
+    for (auto& d : split_colon(str(i))) info.rpath.push_back(d);
+  for (auto i : runpath)
+    for (auto& d : split_colon(str(i))) info.runpath.push_back(d);
+  return true;
+}
+
+bool inspect(const std::string& path, ElfInfo& info, std::string& problem) {
+  std::string f;
+  if (!read_file(path, f)) return problem = "cannot read", false;
+  if (f.compare(0, 2, "#!") == 0) {
+    info.script = true;
+    std::string line = f.substr(2, f.find('\n') == std::string::npos ? std::string::npos : f.find('\n') - 2);
+    std::istringstream ss(line);
+    ss >> info.interp;
+    return true;
+  }
+  if (f.size() < 4 || std::memcmp(f.data(), ELFMAG, SELFMAG) != 0) return problem = "not ELF and no #! line", false;
+  info.elf = true;
+  return parse_elf64(f, info, problem);
+}
+
+void read_ld_conf(const std::string& file, std::vector<std::string>& out, int depth) {
+  if (depth > 8) return;
+  std::ifstream in(file);
+  std::string line;
+  while (std::getline(in, line)) {
+    line = line.substr(0, line.find('#'));
+    std::istringstream ss(line);
+    std::string w;
+    if (!(ss >> w)) continue;
+    if (w == "include") {
+      std::string pat;
+      while (ss >> pat) {
+        if (pat[0] != '/') pat = dirname_of(file) + "/" + pat;
+        glob_t g{};
+        if (glob(pat.c_str(), 0, nullptr, &g) == 0)
+          for (size_t i = 0; i < g.gl_pathc; ++i) read_ld_conf(g.gl_pathv[i], out, depth + 1);
+        globfree(&g);
+      }
+    } else if (w[0] == '/') {
+      out.push_back(w);
+    }
+  }
+}
+
+std::string expand_origin(std::string dir, const std::string& origin) {
+  for (const char* tok : {"$ORIGIN", "${ORIGIN}"}) {
+    size_t pos;
+    while ((pos = dir.find(tok)) != std::string::npos) dir.replace(pos, std::strlen(tok), origin);
+  }
+  return dir;
+}
+
+class Resolver {
+ public:
+  explicit Resolver(ExecClosure& out) : out_(out), dirs_(library_search_dirs()) {}
+
+  void add(const std::string& path, ExecFile::Role role, const std::string& by) {
+    std::string r = real(path);
+    if (r.empty()) {
+      out_.problems.push_back(path + (by.empty() ? "" : " (needed by " + by + ")") + ": not found");
+      return;
+    }
+    auto it = seen_.find(r);
+    if (it != seen_.end()) {
+      // Upgrade a library that turns out to be run as an interpreter/program.
+      if (role != ExecFile::Role::library) out_.files[it->second].role = role;
+      return;
+    }
+    seen_[r] = out_.files.size();
+    out_.files.push_back({r, role, by});
+    ElfInfo info;
+    std::string problem;
+    if (!inspect(r, info, problem)) {
+      out_.problems.push_back(r + ": " + problem);
+      return;
+    }
+    if (!info.interp.empty()) add(info.interp, ExecFile::Role::interpreter, r);
+    for (const auto& n : info.needed) add_library(n, info, r);
+  }
+
+ private:
+  void add_library(const std::string& name, const ElfInfo& info, const std::string& by) {
+    if (name.find('/') != std::string::npos) return add(name, ExecFile::Role::library, by);
+    std::vector<std::string> search;
+    std::string origin = dirname_of(by);
+    if (info.runpath.empty())
+      for (auto& d : info.rpath) search.push_back(expand_origin(d, origin));
+    for (auto& d : info.runpath) search.push_back(expand_origin(d, origin));
+    search.insert(search.end(), dirs_.begin(), dirs_.end());
+    for (const auto& d : search) {
+      std::string cand = d + "/" + name;
+      struct stat st;
+      if (stat(cand.c_str(), &st) == 0 && S_ISREG(st.st_mode)) return add(cand, ExecFile::Role::library, by);
+    }
+    out_.problems.push_back(name + " (needed by " + by + "): not found");
+  }
+
+  ExecClosure& out_;
+  std::vector<std::string> dirs_;
+  std::map<std::string, size_t> seen_;
+};
+
+}  // namespace
+
+std::vector<std::string> library_search_dirs() {
+  std::vector<std::string> dirs;
+  read_ld_conf("/etc/ld.so.conf", dirs, 0);
+  for (const char* d : {"/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/lib64", "/usr/lib64",
+                        "/lib", "/usr/lib"})
+    dirs.push_back(d);
+  std::vector<std::string> out;
+  std::set<std::string> seen;
+  for (auto& d : dirs)
+    if (seen.insert(d).second) out.push_back(d);
+  return out;
+}
+
+ExecClosure resolve_exec_closure(const std::vector<std::string>& programs) {
+  ExecClosure out;
+  Resolver r(out);
+  for (const auto& p : programs) r.add(p, ExecFile::Role::program, "");
+  return out;
+}
+
+}  // namespace lash::sandbox

@@ -1,0 +1,92 @@
+// SandboxPlan: what the kernel will enforce for one session, as plain data.
+// compile() makes it from the resolved profile (pure); prepare() turns it into
+// kernel objects; `profile review` prints it (plan_print.h). Nothing here is
+// Linux-specific, so another backend (macOS) can read the same plan.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace lash::sandbox {
+
+// Abstract rights on a path. Each backend maps them to its own mechanism.
+namespace rights {
+inline constexpr unsigned read = 1U << 0;     // read files, list directories
+inline constexpr unsigned write = 1U << 1;    // write, create, remove, rename, truncate (never device nodes)
+inline constexpr unsigned execute = 1U << 2;  // run as a program or ELF interpreter
+inline constexpr unsigned ioctl_dev = 1U << 3;  // ioctl on device files (terminals)
+}  // namespace rights
+
+struct PathRule {
+  std::string path;    // absolute
+  unsigned rights = 0;
+  bool file = false;   // a per-file grant (exec grants): only file rights apply
+  std::string origin;  // "baseline", "read_only", "read_write", "sandbox", "workdir",
+                       // "tmpdir", "spawn_allowlist", "interpreter", "library"
+  std::string note;    // e.g. "library of /usr/bin/git"
+};
+
+struct PortRange {
+  uint16_t first = 0, last = 0;
+};
+
+struct Limits {  // 0 = unlimited
+  uint64_t memory = 0;       // bytes, RLIMIT_AS and memory.max
+  uint64_t cpu_seconds = 0;  // RLIMIT_CPU
+  uint64_t file_size = 0;    // bytes, RLIMIT_FSIZE
+  uint64_t processes = 0;    // pids.max (RLIMIT_NPROC fallback)
+  uint64_t open_files = 0;   // RLIMIT_NOFILE
+};
+
+enum class Enforcement { enforce, warn };
+
+struct SandboxPlan {
+  // Filesystem. restrict_fs=false: no Landlock filesystem rules at all (the default
+  // profile, or read_write = /).
+  bool restrict_fs = false;
+  std::vector<PathRule> paths;        // directory and file grants, including exec grants
+  std::vector<std::string> protect;   // absolute paths kept read-only inside writable grants
+  std::string tmpdir;                 // session tmpdir (made by make_session_tmpdir() before
+                                      // compile; granted rw in paths), removed at exit
+  Enforcement fs_enforcement = Enforcement::enforce;
+
+  // Programs.
+  bool spawn_any = true;
+  bool deny_memfd_exec = false;       // seccomp: memfd_create, execveat(AT_EMPTY_PATH)
+
+  // Network (Landlock TCP rules as a second wall; the relay is network.md's job).
+  bool restrict_net = false;
+  std::vector<PortRange> connect_ports;
+  Enforcement net_enforcement = Enforcement::enforce;
+
+  Limits limits;
+
+  // Environment of children, for review; envp itself is built by policy::ChildEnv.
+  std::vector<std::string> env_deny, env_force, env_pass;
+  bool env_pass_set = false;
+
+  // Always-on hardening when the profile restricts anything.
+  bool seccomp = false;          // the enforcement.md filter
+  bool scope_signals = false;    // Landlock ABI 6 scoping
+  bool scope_abstract_unix = false;
+  bool no_new_privs = false;
+  bool close_fds = false;        // close every fd above 2 (except redirection targets)
+
+  // What review must show.
+  std::vector<std::string> warnings;    // grants that weaken the policy
+  std::vector<std::string> unenforced;  // what this kernel cannot enforce, and why
+
+  // Nothing to apply: the child runs exactly as under a plain shell.
+  bool empty() const {
+    return !restrict_fs && !restrict_net && !seccomp && !no_new_privs && !close_fds &&
+           !scope_signals && !scope_abstract_unix && limits.memory == 0 &&
+           limits.cpu_seconds == 0 && limits.file_size == 0 && limits.processes == 0 &&
+           limits.open_files == 0 && tmpdir.empty();
+  }
+};
+
+// Printing for `profile review`.
+std::string rights_string(unsigned r);                 // "r-x", "rw-", "rwxd" ...
+std::vector<std::string> plan_lines(const SandboxPlan&);  // the text form, one item per line
+
+}  // namespace lash::sandbox

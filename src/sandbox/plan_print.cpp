@@ -1,0 +1,70 @@
+// The text form of a SandboxPlan for `profile review`: every grant with where it
+// came from, the limits, and what this kernel will not enforce.
+#include "sandbox/plan.h"
+
+namespace lash::sandbox {
+
+std::string rights_string(unsigned r) {
+  std::string s;
+  s += (r & rights::read) ? 'r' : '-';
+  s += (r & rights::write) ? 'w' : '-';
+  s += (r & rights::execute) ? 'x' : '-';
+  if (r & rights::ioctl_dev) s += 'd';
+  return s;
+}
+
+namespace {
+
+std::string limit(uint64_t v) { return v == 0 ? "unlimited" : std::to_string(v); }
+
+}  // namespace
+
+std::vector<std::string> plan_lines(const SandboxPlan& p) {
+  std::vector<std::string> out;
+  if (!p.restrict_fs) {
+    out.push_back("filesystem: unrestricted");
+  } else {
+    out.push_back(std::string("filesystem: restricted (enforcement = ") +
+                  (p.fs_enforcement == Enforcement::enforce ? "enforce" : "warn") + ")");
+    for (const PathRule& r : p.paths) {
+      std::string line = "  " + rights_string(r.rights) + " " + r.path + (r.file ? "" : "/") +
+                         "  [" + r.origin + "]";
+      if (!r.note.empty()) line += " " + r.note;
+      out.push_back(line);
+    }
+  }
+  for (const std::string& pr : p.protect) out.push_back("  protect (read-only inside writable grants): " + pr);
+  out.push_back(std::string("programs: ") + (p.spawn_any ? "any" : "allowlist only (per-file exec grants above)"));
+  if (p.deny_memfd_exec) out.push_back("  memfd_create and execveat(AT_EMPTY_PATH) refused");
+  if (!p.restrict_net) {
+    out.push_back("network: unrestricted by the sandbox");
+  } else {
+    std::string ports;
+    for (const PortRange& r : p.connect_ports)
+      ports += (ports.empty() ? "" : ",") +
+               (r.first == r.last ? std::to_string(r.first) : std::to_string(r.first) + "-" + std::to_string(r.last));
+    out.push_back("network: TCP connect only to ports " + (ports.empty() ? std::string("(none)") : ports));
+  }
+  out.push_back("limits: memory " + limit(p.limits.memory) + ", cpu seconds " + limit(p.limits.cpu_seconds) +
+                ", file size " + limit(p.limits.file_size) + ", processes " + limit(p.limits.processes) +
+                ", open files " + limit(p.limits.open_files));
+  auto join = [](const std::vector<std::string>& v) {
+    std::string s;
+    for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
+    return s.empty() ? std::string("(none)") : s;
+  };
+  out.push_back("environment: deny " + join(p.env_deny) + "; force " + join(p.env_force) + "; pass " +
+                (p.env_pass_set ? join(p.env_pass) : std::string("all but deny")));
+  std::string hard;
+  if (p.no_new_privs) hard += " no_new_privs";
+  if (p.seccomp) hard += " seccomp";
+  if (p.scope_signals) hard += " signal-scope";
+  if (p.scope_abstract_unix) hard += " abstract-unix-scope";
+  if (p.close_fds) hard += " close-fds";
+  out.push_back("hardening:" + (hard.empty() ? std::string(" none") : hard));
+  for (const std::string& w : p.warnings) out.push_back("warning: " + w);
+  for (const std::string& u : p.unenforced) out.push_back("not enforced by the kernel: " + u);
+  return out;
+}
+
+}  // namespace lash::sandbox

@@ -1,0 +1,119 @@
+#include "sandbox/prepare.h"
+
+#include <stdlib.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+
+#include <cerrno>
+
+#include "sandbox/cgroup.h"
+#include "sandbox/landlock.h"
+#include "sandbox/seccomp.h"
+#include "sandbox/watchdog.h"
+
+namespace lash::sandbox {
+namespace {
+
+// Hard limit = soft limit, so the program cannot raise it; never above the current
+// hard limit (an unprivileged lash could not set it). CPU keeps one second between
+// SIGXCPU (soft) and SIGKILL (hard).
+void add_rlimit(Prepared& p, int resource, uint64_t value) {
+  if (value == 0) return;
+  struct rlimit cur {};
+  getrlimit(resource, &cur);
+  rlim_t v = static_cast<rlim_t>(value);
+  rlim_t hard = resource == RLIMIT_CPU ? v + 1 : v;
+  if (cur.rlim_max != RLIM_INFINITY && hard > cur.rlim_max) hard = cur.rlim_max;
+  if (v > hard) v = hard;
+  p.rlimits.push_back({resource, v, hard});
+}
+
+bool fs_warn_only(const SandboxPlan& plan) {
+  return plan.fs_enforcement == Enforcement::warn && (!plan.restrict_net || plan.net_enforcement == Enforcement::warn);
+}
+
+Result<void> prepare_landlock(Prepared& p, const SandboxPlan& plan, const Capabilities& caps) {
+  auto ll = build_landlock(plan, caps);
+  if (!ll) {
+    if (!fs_warn_only(plan)) return ll.error();
+    p.notes.push_back("filesystem and network rules are NOT enforced by the kernel (enforcement = warn): " +
+                      ll.error().message());
+    return {};
+  }
+  p.landlock = std::move(ll->fd);
+  p.landlock_abi = ll->abi;
+  for (auto& d : ll->dropped) p.notes.push_back(std::move(d));
+  return {};
+}
+
+Result<void> prepare_seccomp(Prepared& p, const SandboxPlan& plan, const Capabilities& caps) {
+  if (!plan.seccomp) return {};
+  if (!caps.seccomp) {
+    p.notes.push_back("seccomp is unavailable: ptrace, io_uring, mount, bpf, new user namespaces and "
+                      "TIOCSTI are not refused by the kernel");
+    return {};
+  }
+  auto prog = build_seccomp(plan);
+  if (!prog) return prog.error();
+  p.seccomp = std::move(prog.value());
+  return {};
+}
+
+}  // namespace
+
+Result<std::string> make_session_tmpdir() {
+  std::string tmpl = "/tmp/lash-" + std::to_string(getuid()) + "-XXXXXX";
+  if (!mkdtemp(tmpl.data())) return sys_error("cannot create the session tmpdir", tmpl, errno);
+  return tmpl;  // mkdtemp makes it 0700
+}
+
+Result<Prepared> prepare(const SandboxPlan& plan, const Capabilities& caps) {
+  Prepared p;
+  if (plan.empty()) return p;
+
+  // Children must not read lash's memory or environ through /proc.
+  if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0)
+    return sys_error("cannot make lash non-dumpable", "", errno);
+
+  p.tmpdir = plan.tmpdir;  // granted by compile(); removed at exit
+  auto cleanup_on_error = [&](Error e) {
+    kill_all(p);
+    return e;
+  };
+
+  if (auto r = prepare_landlock(p, plan, caps); !r) return cleanup_on_error(r.error());
+  if (auto r = prepare_seccomp(p, plan, caps); !r) return cleanup_on_error(r.error());
+
+  auto cg = create_session_cgroup(caps, plan.limits, "lash-" + std::to_string(getpid()));
+  if (!cg) return cleanup_on_error(cg.error());
+  p.cgroup_dirs = cg->dirs();
+  for (auto& fd : cg->procs) p.cgroup_procs.push_back(std::move(fd));
+  for (auto& n : cg->notes) p.notes.push_back(std::move(n));
+
+  add_rlimit(p, RLIMIT_AS, plan.limits.memory);
+  add_rlimit(p, RLIMIT_CPU, plan.limits.cpu_seconds);
+  add_rlimit(p, RLIMIT_FSIZE, plan.limits.file_size);
+  add_rlimit(p, RLIMIT_NOFILE, plan.limits.open_files);
+  if (!cg->pids_limited) add_rlimit(p, RLIMIT_NPROC, plan.limits.processes);
+
+  p.no_new_privs = plan.no_new_privs || p.landlock.valid() || !p.seccomp.empty();
+  p.close_fds = plan.close_fds;
+
+  if (!p.cgroup_dirs.empty() || !p.tmpdir.empty()) {
+    auto w = start_watchdog(p.cgroup_dirs, p.tmpdir);
+    if (!w) return cleanup_on_error(w.error());
+    p.watchdog = std::move(w->pipe);
+  }
+  return p;
+}
+
+void kill_all(Prepared& p) {
+  kill_and_remove(p.cgroup_dirs);
+  p.cgroup_dirs.clear();
+  p.cgroup_procs.clear();
+  if (!p.tmpdir.empty()) remove_tree(p.tmpdir);
+  p.tmpdir.clear();
+  p.watchdog.reset();  // the watchdog wakes, finds nothing left, and exits
+}
+
+}  // namespace lash::sandbox

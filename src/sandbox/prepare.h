@@ -1,0 +1,27 @@
+// Once per session: turn a SandboxPlan into kernel objects (Landlock ruleset fd,
+// seccomp BPF, session cgroup, rlimits, tmpdir, watchdog) held in a Prepared.
+#pragma once
+#include "base/result.h"
+#include "sandbox/caps.h"
+#include "sandbox/plan.h"
+#include "sandbox/prepared.h"
+
+namespace lash::sandbox {
+
+// The session tmpdir (/tmp/lash-UID-XXXXXX, 0700). Made before compile() so that the
+// policy layer (SessionEnv::tmpdir) and the plan see the same path; prepare() takes
+// over its removal at exit.
+Result<std::string> make_session_tmpdir();
+
+// An empty plan gives an empty Prepared (plain fork/exec, no cgroup, no watchdog).
+// Fails when the plan needs a kernel feature that is missing and the matching
+// enforcement is `enforce`; with `warn` the feature is left out and said in notes.
+// Call before lash starts threads (the watchdog is a fork of lash). Makes lash
+// itself non-dumpable when anything is restricted.
+Result<Prepared> prepare(const SandboxPlan& plan, const Capabilities& caps);
+
+// At exit: kill every process of the session cgroup, remove it and the tmpdir,
+// release the watchdog. Safe to call twice.
+void kill_all(Prepared& prepared);
+
+}  // namespace lash::sandbox

@@ -1,0 +1,64 @@
+// The one object the interpreter holds: probe once, prepare per profile, launch and
+// fork under the prepared sandbox, kill everything at exit.
+//
+//   SessionSandbox sb;                              // nothing probed yet
+//   const Capabilities& caps = sb.capabilities();   // probed once, cached
+//   SandboxPlan plan = compile(profile, ctx, caps);
+//   if (auto r = sb.prepare(plan); !r) ...          // refuse external commands
+//   for (auto& n : sb.take_notes()) warn_once(n);
+//   auto lr = sb.launch(spec);                      // external command
+//   auto pid = sb.fork_shell(pgid);                 // subshell / pipeline member / $(...)
+//   sb.kill_all();                                  // at exit, SIGHUP, SIGTERM
+#pragma once
+#include <sys/types.h>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "base/result.h"
+#include "sandbox/caps.h"
+#include "sandbox/launch.h"
+#include "sandbox/plan.h"
+#include "sandbox/prepared.h"
+
+namespace lash::sandbox {
+
+class SessionSandbox {
+ public:
+  SessionSandbox();
+  SessionSandbox(const SessionSandbox&) = delete;
+  SessionSandbox& operator=(const SessionSandbox&) = delete;
+  ~SessionSandbox();  // kills nothing: call kill_all() explicitly at exit
+
+  // Probed on first call, then cached for the session.
+  const Capabilities& capabilities();
+  // For tests and `profile review` on another machine's facts.
+  void set_capabilities(Capabilities caps);
+
+  // Build the kernel objects for a plan (again after `profile switch`/`reload`: the
+  // previous Prepared is retired but its cgroup is still killed by kill_all()).
+  // On failure the previous Prepared stays in force.
+  Result<void> prepare(const SandboxPlan& plan);
+  const Prepared& prepared() const { return current_; }
+  const std::string& tmpdir() const { return current_.tmpdir; }
+
+  Result<LaunchResult> launch(const SpawnSpec& spec) const;
+  Result<pid_t> fork_shell(pid_t pgid = -1) const;
+
+  // Degradations and fallbacks not yet reported; each is returned once.
+  std::vector<std::string> take_notes();
+
+  // Kill and remove every session cgroup, remove the tmpdir. Does nothing in a
+  // forked copy of lash (a subshell), only in the process that prepared.
+  void kill_all();
+
+ private:
+  std::optional<Capabilities> caps_;
+  Prepared current_;
+  std::vector<Prepared> retired_;
+  std::vector<std::string> notes_;
+  pid_t owner_;
+};
+
+}  // namespace lash::sandbox

@@ -1,0 +1,105 @@
+#include "sandbox/watchdog.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+
+#include "sandbox/cgroup.h"
+
+namespace lash::sandbox {
+namespace {
+
+// Remove the entries of the directory open as dfd, without following symlinks.
+void remove_entries(int dfd) {
+  DIR* d = fdopendir(dfd);
+  if (!d) {
+    close(dfd);
+    return;
+  }
+  while (dirent* e = readdir(d)) {
+    std::string name = e->d_name;
+    if (name == "." || name == "..") continue;
+    int sub = openat(dirfd(d), name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (sub >= 0) {
+      remove_entries(sub);
+      unlinkat(dirfd(d), name.c_str(), AT_REMOVEDIR);
+    } else {
+      unlinkat(dirfd(d), name.c_str(), 0);
+    }
+  }
+  closedir(d);
+}
+
+[[noreturn]] void watchdog_main(int pipe_r, int lash_pidfd, const std::vector<std::string>& dirs,
+                                const std::string& tmpdir) {
+  setsid();
+  prctl(PR_SET_NAME, "lash-watchdog", 0, 0, 0);
+  for (int sig : {SIGINT, SIGQUIT, SIGHUP, SIGTERM, SIGTSTP, SIGTTIN, SIGTTOU, SIGPIPE})
+    signal(sig, SIG_IGN);
+  sigset_t none;
+  sigemptyset(&none);
+  sigprocmask(SIG_SETMASK, &none, nullptr);
+  // Keep nothing of lash open: a held terminal or pipe would keep readers waiting.
+  int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+  for (int fd = 0; fd < 3; ++fd)
+    if (null >= 0) dup2(null, fd);
+  // Keep only the pipe (as fd 3) and lash's pidfd (as fd 4).
+  int a = fcntl(pipe_r, F_DUPFD_CLOEXEC, 10);
+  int b = lash_pidfd >= 0 ? fcntl(lash_pidfd, F_DUPFD_CLOEXEC, 10) : -1;
+  dup2(a, 3);
+  if (b >= 0) dup2(b, 4);
+  syscall(SYS_close_range, b >= 0 ? 5U : 4U, ~0U, 0U);
+  // Wake when lash exits (pidfd readable) or closes the pipe (EOF at kill_all). The
+  // pidfd matters because subshells also hold the pipe's write end.
+  struct pollfd fds[2] = {{3, POLLIN, 0}, {4, POLLIN, 0}};
+  for (;;) {
+    int n = poll(fds, b >= 0 ? 2 : 1, -1);
+    if (n < 0 && errno == EINTR) continue;
+    break;
+  }
+  kill_and_remove(dirs);
+  if (!tmpdir.empty()) remove_tree(tmpdir);
+  _exit(0);
+}
+
+}  // namespace
+
+void remove_tree(const std::string& path) {
+  int fd = open(path.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd >= 0) remove_entries(fd);
+  rmdir(path.c_str());
+}
+
+Result<Watchdog> start_watchdog(std::vector<std::string> dirs, std::string tmpdir) {
+  int p[2];
+  if (pipe2(p, O_CLOEXEC) != 0) return sys_error("cannot create the watchdog pipe", "", errno);
+  unique_fd r(p[0]), w(p[1]);
+  // Double fork: the watchdog must not be lash's child, or lash's job control
+  // (waitpid(-1, ...)) would reap it.
+  pid_t mid = fork();
+  if (mid < 0) return sys_error("cannot start the session watchdog", "", errno);
+  if (mid == 0) {
+    w.reset();
+    int lash_pidfd = static_cast<int>(syscall(SYS_pidfd_open, getppid(), 0));  // -1 before 5.3
+    pid_t pid = fork();
+    if (pid == 0) watchdog_main(r.get(), lash_pidfd, dirs, tmpdir);
+    _exit(pid < 0 ? 1 : 0);
+  }
+  int ws = 0;
+  while (waitpid(mid, &ws, 0) < 0 && errno == EINTR) {
+  }
+  if (!WIFEXITED(ws) || WEXITSTATUS(ws) != 0)
+    return Error{"cannot start the session watchdog", "", EAGAIN, {}};
+  Watchdog out;
+  out.pipe = std::move(w);
+  return out;
+}
+
+}  // namespace lash::sandbox

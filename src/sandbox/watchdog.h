@@ -1,0 +1,25 @@
+// A tiny process forked at session start that outlives lash only to clean up: it
+// waits for EOF on a pipe whose write end only lash holds, then kills the session
+// cgroup and removes it and the session tmpdir. So a SIGKILLed lash leaves nothing.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "base/result.h"
+#include "base/unique_fd.h"
+
+namespace lash::sandbox {
+
+struct Watchdog {
+  unique_fd pipe;  // write end, O_CLOEXEC; closing it (or lash dying) triggers cleanup
+};
+
+// Must be called before lash starts threads: the watchdog is a fork of lash that
+// keeps running lash code (it allocates). It leaves lash's process group (setsid),
+// ignores terminal signals, keeps no fd but its pipe, and is not in the session cgroup.
+Result<Watchdog> start_watchdog(std::vector<std::string> cgroup_dirs, std::string tmpdir);
+
+// Remove a directory tree without following symlinks (the tmpdir is user-writable).
+void remove_tree(const std::string& path);
+
+}  // namespace lash::sandbox

@@ -1,0 +1,339 @@
+// lash-probe: one attempt per run, one token on stdout ("ok", "EACCES", "EPERM", ...).
+// Sandbox tests run it inside and outside the sandbox and compare the tokens, so a
+// refusal is only believed when the same attempt succeeds without the restriction.
+// Exit status: 0 when the token was printed, 2 on a usage error.
+#include <arpa/inet.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/ptrace.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <termios.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace {
+
+int token(int err) {
+  if (err == 0) {
+    puts("ok");
+  } else {
+    const char* name = strerrorname_np(err);
+    puts(name ? name : "EUNKNOWN");
+  }
+  return 0;
+}
+
+int result(long rc) { return token(rc < 0 ? errno : 0); }
+
+int open_read(const char* p) {
+  int fd = open(p, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return token(errno);
+  struct stat st;
+  if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+    DIR* d = fdopendir(fd);
+    if (!d) return token(errno);
+    errno = 0;
+    readdir(d);
+    int e = errno;
+    closedir(d);
+    return token(e);
+  }
+  char c;
+  ssize_t n = read(fd, &c, 1);
+  int e = n < 0 ? errno : 0;
+  close(fd);
+  return token(e);
+}
+
+int open_write(const char* p, int extra) {
+  int fd = open(p, O_WRONLY | O_CREAT | O_CLOEXEC | extra, 0644);
+  if (fd < 0) return token(errno);
+  ssize_t n = write(fd, "x", 1);
+  int e = n < 0 ? errno : 0;
+  close(fd);
+  return token(e);
+}
+
+// Run a program; "ok" when execve succeeded (whatever the program then does).
+int exec_prog(int argc, char** argv) {
+  int p[2];
+  if (pipe2(p, O_CLOEXEC) != 0) return token(errno);
+  pid_t pid = fork();
+  if (pid == 0) {
+    int nul = open("/dev/null", O_RDWR);
+    dup2(nul, 0);
+    dup2(nul, 1);
+    dup2(nul, 2);
+    execv(argv[0], argv);
+    int e = errno;
+    (void)!write(p[1], &e, sizeof e);
+    _exit(127);
+  }
+  close(p[1]);
+  int e = 0;
+  ssize_t n = read(p[0], &e, sizeof e);
+  waitpid(pid, nullptr, 0);
+  (void)argc;
+  return token(n == static_cast<ssize_t>(sizeof e) ? e : 0);
+}
+
+int memfd_exec() {
+  int fd = static_cast<int>(syscall(SYS_memfd_create, "probe", 0));
+  if (fd < 0) return token(errno);
+  const char script[] = "#!/bin/sh\nexit 0\n";
+  if (write(fd, script, sizeof script - 1) < 0) return token(errno);
+  char* args[] = {const_cast<char*>("probe"), nullptr};
+  char* env[] = {nullptr};
+  pid_t pid = fork();
+  if (pid == 0) {
+    syscall(SYS_execveat, fd, "", args, env, AT_EMPTY_PATH);
+    _exit(100 + (errno & 0x3f));
+  }
+  int ws = 0;
+  waitpid(pid, &ws, 0);
+  if (WIFEXITED(ws) && WEXITSTATUS(ws) >= 100) return token(WEXITSTATUS(ws) - 100);
+  return token(0);
+}
+
+int tiocsti() {
+  int fd = open("/dev/tty", O_RDWR | O_CLOEXEC);
+  if (fd < 0) fd = 0;
+  char c = ' ';
+  return result(ioctl(fd, TIOCSTI, &c));
+}
+
+int userns() {
+  pid_t pid = fork();
+  if (pid == 0) _exit(unshare(CLONE_NEWUSER) == 0 ? 0 : 100 + (errno & 0x3f));
+  int ws = 0;
+  waitpid(pid, &ws, 0);
+  return token(WIFEXITED(ws) && WEXITSTATUS(ws) >= 100 ? WEXITSTATUS(ws) - 100 : 0);
+}
+
+int connect_tcp(const char* host, const char* port) {
+  int s = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (s < 0) return token(errno);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_port = htons(static_cast<uint16_t>(atoi(port)));
+  if (inet_pton(AF_INET, host, &a.sin_addr) != 1) return token(EINVAL);
+  return result(connect(s, reinterpret_cast<sockaddr*>(&a), sizeof a));
+}
+
+int bind_tcp(const char* port) {
+  int s = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (s < 0) return token(errno);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_port = htons(static_cast<uint16_t>(atoi(port)));
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  return result(bind(s, reinterpret_cast<sockaddr*>(&a), sizeof a));
+}
+
+int unix_connect(const char* name, bool abstract) {
+  int s = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (s < 0) return token(errno);
+  sockaddr_un a{};
+  a.sun_family = AF_UNIX;
+  size_t n = strlen(name);
+  if (n + 2 > sizeof a.sun_path) return token(ENAMETOOLONG);
+  memcpy(a.sun_path + (abstract ? 1 : 0), name, n);
+  socklen_t len = static_cast<socklen_t>(offsetof(sockaddr_un, sun_path) + n + (abstract ? 1 : 0));
+  return result(connect(s, reinterpret_cast<sockaddr*>(&a), len));
+}
+
+int ptrace_pid(pid_t pid) {
+  long rc = ptrace(PTRACE_SEIZE, pid, nullptr, nullptr);
+  if (rc == 0) ptrace(PTRACE_DETACH, pid, nullptr, nullptr);
+  return result(rc);
+}
+
+int rlimit_of(const std::string& name) {
+  int res = name == "as" ? RLIMIT_AS : name == "cpu" ? RLIMIT_CPU : name == "fsize" ? RLIMIT_FSIZE
+          : name == "nofile" ? RLIMIT_NOFILE : name == "nproc" ? RLIMIT_NPROC : -1;
+  if (res < 0) return 2;
+  struct rlimit r;
+  if (getrlimit(res, &r) != 0) return token(errno);
+  if (r.rlim_cur == RLIM_INFINITY) puts("unlimited");
+  else printf("%llu\n", static_cast<unsigned long long>(r.rlim_cur));
+  return 0;
+}
+
+// Fork N sleeping children; "ok" if all were created, else the errno of the first
+// failure. All children are killed before the token is printed.
+int fork_bomb(int n) {
+  std::vector<pid_t> kids;
+  int err = 0;
+  for (int i = 0; i < n; ++i) {
+    pid_t p = fork();
+    if (p == 0) {
+      pause();
+      _exit(0);
+    }
+    if (p < 0) {
+      err = errno;
+      break;
+    }
+    kids.push_back(p);
+  }
+  for (pid_t p : kids) kill(p, SIGKILL);
+  for (pid_t p : kids) waitpid(p, nullptr, 0);
+  return token(err);
+}
+
+int open_fds() {
+  std::string out;
+  DIR* d = opendir("/proc/self/fd");
+  if (!d) return token(errno);
+  int self = dirfd(d);
+  while (dirent* e = readdir(d)) {
+    if (e->d_name[0] == '.') continue;
+    int fd = atoi(e->d_name);
+    if (fd > 2 && fd != self) out += (out.empty() ? "" : ",") + std::to_string(fd);
+  }
+  closedir(d);
+  puts(out.empty() ? "none" : out.c_str());
+  return 0;
+}
+
+int alloc_mib(long mib) {
+  size_t n = static_cast<size_t>(mib) << 20;
+  void* p = mmap(nullptr, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED) return token(errno);
+  memset(p, 1, n);
+  return token(0);
+}
+
+int write_size(const char* path, long bytes) {
+  signal(SIGXFSZ, SIG_IGN);
+  int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) return token(errno);
+  std::vector<char> buf(4096, 'x');
+  long left = bytes;
+  while (left > 0) {
+    ssize_t w = write(fd, buf.data(), static_cast<size_t>(left < 4096 ? left : 4096));
+    if (w < 0) return token(errno);
+    left -= w;
+  }
+  return token(0);
+}
+
+int open_many(int n) {
+  for (int i = 0; i < n; ++i)
+    if (open("/dev/null", O_RDONLY) < 0) return token(errno);
+  return token(0);
+}
+
+// Start a process that leaves the process group and the parent: prints its pid.
+int detach_sleeper() {
+  int p[2];
+  if (pipe(p) != 0) return token(errno);
+  pid_t a = fork();
+  if (a == 0) {
+    setsid();
+    pid_t b = fork();
+    if (b == 0) {
+      int nul = open("/dev/null", O_RDWR);
+      dup2(nul, 0);
+      dup2(nul, 1);
+      dup2(nul, 2);
+      pid_t me = getpid();
+      (void)!write(p[1], &me, sizeof me);
+      close(p[1]);
+      for (;;) pause();
+    }
+    _exit(0);
+  }
+  close(p[1]);
+  pid_t pid = 0;
+  (void)!read(p[0], &pid, sizeof pid);
+  waitpid(a, nullptr, 0);
+  printf("%d\n", pid);
+  return 0;
+}
+
+int usage() {
+  fputs("usage: lash-probe open-read P | open-write P | append P | truncate P | exec P [ARG..] |\n"
+        "  unlink P | rmdir P | mkdir P | rename A B | link A B | symlink T P | chmod P |\n"
+        "  connect HOST PORT | bind PORT | unix-connect P | abstract-connect NAME |\n"
+        "  kill PID [SIG] | ptrace PID | memfd-exec | tiocsti | userns | mount | io-uring |\n"
+        "  env NAME | rlimit as|cpu|fsize|nofile|nproc | fork-bomb N | fds | alloc MIB |\n"
+        "  write-size P BYTES | open-files N | detach-sleeper | cgroup | burn-cpu\n",
+        stderr);
+  return 2;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) return usage();
+  std::string cmd = argv[1];
+  auto need = [&](int n) { return argc >= 2 + n; };
+  if (cmd == "open-read" && need(1)) return open_read(argv[2]);
+  if (cmd == "open-write" && need(1)) return open_write(argv[2], O_TRUNC);
+  if (cmd == "append" && need(1)) return open_write(argv[2], O_APPEND);
+  if (cmd == "truncate" && need(1)) return result(truncate(argv[2], 0));
+  if (cmd == "exec" && need(1)) return exec_prog(argc - 2, argv + 2);
+  if (cmd == "unlink" && need(1)) return result(unlink(argv[2]));
+  if (cmd == "rmdir" && need(1)) return result(rmdir(argv[2]));
+  if (cmd == "mkdir" && need(1)) return result(mkdir(argv[2], 0755));
+  if (cmd == "rename" && need(2)) return result(rename(argv[2], argv[3]));
+  if (cmd == "link" && need(2)) return result(link(argv[2], argv[3]));
+  if (cmd == "symlink" && need(2)) return result(symlink(argv[2], argv[3]));
+  if (cmd == "chmod" && need(1)) return result(chmod(argv[2], 0600));
+  if (cmd == "connect" && need(2)) return connect_tcp(argv[2], argv[3]);
+  if (cmd == "bind" && need(1)) return bind_tcp(argv[2]);
+  if (cmd == "unix-connect" && need(1)) return unix_connect(argv[2], false);
+  if (cmd == "abstract-connect" && need(1)) return unix_connect(argv[2], true);
+  if (cmd == "kill" && need(1)) return result(kill(atoi(argv[2]), need(2) ? atoi(argv[3]) : 0));
+  if (cmd == "ptrace" && need(1)) return ptrace_pid(atoi(argv[2]));
+  if (cmd == "memfd-exec") return memfd_exec();
+  if (cmd == "tiocsti") return tiocsti();
+  if (cmd == "userns") return userns();
+  if (cmd == "mount") return result(mount("none", "/mnt", "tmpfs", 0, nullptr));
+  if (cmd == "io-uring") return result(syscall(SYS_io_uring_setup, 1, nullptr));
+  if (cmd == "env" && need(1)) {
+    const char* v = getenv(argv[2]);
+    puts(v ? v : "unset");
+    return 0;
+  }
+  if (cmd == "rlimit" && need(1)) return rlimit_of(argv[2]);
+  if (cmd == "fork-bomb" && need(1)) return fork_bomb(atoi(argv[2]));
+  if (cmd == "fds") return open_fds();
+  if (cmd == "alloc" && need(1)) return alloc_mib(atol(argv[2]));
+  if (cmd == "write-size" && need(2)) return write_size(argv[2], atol(argv[3]));
+  if (cmd == "open-files" && need(1)) return open_many(atoi(argv[2]));
+  if (cmd == "detach-sleeper") return detach_sleeper();
+  if (cmd == "cgroup") {
+    FILE* f = fopen("/proc/self/cgroup", "re");
+    if (!f) return token(errno);
+    char line[4096];
+    while (fgets(line, sizeof line, f))
+      if (strncmp(line, "0::", 3) == 0) fputs(line + 3, stdout);
+    fclose(f);
+    return 0;
+  }
+  if (cmd == "burn-cpu") {
+    unsigned long i = 0;
+    for (;;) asm volatile("" : "+r"(i));
+  }
+  return usage();
+}
