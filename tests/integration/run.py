@@ -13,6 +13,8 @@ A test file carries its own command line and expectations in comments
     # REQUIRES: test -e /dev/kvm    /bin/sh condition; false -> skip (77)
     # STDIN: a line of input        joined with newlines, fed on stdin
     # TIMEOUT: 60                   seconds (default 20)
+    # STDERR: any                   do not compare stderr (still scanned for
+                                    crashes and sanitizer reports)
 
 Substitutions in RUN and REQUIRES: %lash (binary), %s (this file), %T (the
 per-test scratch directory, also the working directory), %testdir (directory
@@ -31,7 +33,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import testenv  # noqa: E402
 
-KNOWN = {"RUN", "CHECK", "CHECKERR", "STATUS", "REQUIRES", "STDIN", "TIMEOUT"}
+KNOWN = {"RUN", "CHECK", "CHECKERR", "STATUS", "REQUIRES", "STDIN", "TIMEOUT", "STDERR"}
 
 
 class TestFile:
@@ -46,6 +48,7 @@ class TestFile:
         self.requires = []
         self.stdin = None
         self.timeout = testenv.DEFAULT_TIMEOUT
+        self.stderr_any = False
         for lineno, name, value in testenv.parse_directives(text):
             if name == "RUN":
                 self.runs.append(value)
@@ -61,6 +64,10 @@ class TestFile:
                 self.stdin = (self.stdin or "") + value + "\n"
             elif name == "TIMEOUT":
                 self.timeout = float(value)
+            elif name == "STDERR":
+                if value.strip() != "any":
+                    raise ValueError("%s:%d: only '# STDERR: any' is known" % (path, lineno))
+                self.stderr_any = True
         if not self.runs:
             raise ValueError("%s: no '# RUN:' line" % path)
         if not (self.status.isdigit() or self.status == "nonzero"):
@@ -161,7 +168,8 @@ def main(argv):
             elif r.status != int(test.status):
                 report.append("exit status %d, expected %s" % (r.status, test.status))
             report += compare("stdout", test.checks, split_lines(r.out))
-            report += compare("stderr", test.checkerrs, split_lines(r.err))
+            if not test.stderr_any:
+                report += compare("stderr", test.checkerrs, split_lines(r.err))
             if report:
                 failed = True
                 print("FAIL: %s" % test.path)
