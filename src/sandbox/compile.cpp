@@ -74,6 +74,23 @@ struct Builder {
     }
   }
 
+  // One rule per path: rights are unioned (as Landlock would), origins listed.
+  void merge_duplicates() {
+    std::vector<PathRule> out;
+    for (auto& r : plan.paths) {
+      auto it = std::find_if(out.begin(), out.end(), [&](const PathRule& o) { return o.path == r.path; });
+      if (it == out.end()) {
+        out.push_back(std::move(r));
+        continue;
+      }
+      it->rights |= r.rights;
+      it->file = it->file && r.file;
+      it->origin += "," + r.origin;
+      if (it->note.empty()) it->note = r.note;
+    }
+    plan.paths = std::move(out);
+  }
+
   void warn_if_programs_readable(const std::string& path, const std::string& what) {
     if (plan.spawn_any) return;
     std::string g = paths::normalize(path);
@@ -215,6 +232,7 @@ SandboxPlan compile(const policy::ResolvedProfile& profile, const SessionContext
                                 "refused by the policy layer only");
   b.network();
   b.limits();
+  b.merge_duplicates();
   bool limited = b.plan.limits.memory || b.plan.limits.cpu_seconds || b.plan.limits.file_size ||
                  b.plan.limits.processes || b.plan.limits.open_files;
   b.hardening(b.plan.restrict_fs || b.plan.restrict_net || limited);

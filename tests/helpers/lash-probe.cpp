@@ -95,6 +95,33 @@ int exec_prog(int argc, char** argv) {
   return token(n == static_cast<ssize_t>(sizeof e) ? e : 0);
 }
 
+// Run a program to completion: "ok" for exit 0, "exit:N", "signal:N", or the errno
+// of a failed execve.
+int run_prog(char** argv) {
+  int p[2];
+  if (pipe2(p, O_CLOEXEC) != 0) return token(errno);
+  pid_t pid = fork();
+  if (pid == 0) {
+    int nul = open("/dev/null", O_RDWR);
+    dup2(nul, 0);
+    dup2(nul, 1);
+    dup2(nul, 2);
+    execv(argv[0], argv);
+    int e = errno;
+    (void)!write(p[1], &e, sizeof e);
+    _exit(127);
+  }
+  close(p[1]);
+  int e = 0;
+  ssize_t n = read(p[0], &e, sizeof e);
+  int ws = 0;
+  waitpid(pid, &ws, 0);
+  if (n == static_cast<ssize_t>(sizeof e)) return token(e);
+  if (WIFSIGNALED(ws)) return printf("signal:%d\n", WTERMSIG(ws)), 0;
+  if (WEXITSTATUS(ws) != 0) return printf("exit:%d\n", WEXITSTATUS(ws)), 0;
+  return token(0);
+}
+
 int memfd_exec() {
   int fd = static_cast<int>(syscall(SYS_memfd_create, "probe", 0));
   if (fd < 0) return token(errno);
@@ -272,6 +299,7 @@ int detach_sleeper() {
 
 int usage() {
   fputs("usage: lash-probe open-read P | open-write P | append P | truncate P | exec P [ARG..] |\n"
+        "  run P [ARG..] |\n"
         "  unlink P | rmdir P | mkdir P | rename A B | link A B | symlink T P | chmod P |\n"
         "  connect HOST PORT | bind PORT | unix-connect P | abstract-connect NAME |\n"
         "  kill PID [SIG] | ptrace PID | memfd-exec | tiocsti | userns | mount | io-uring |\n"
@@ -292,6 +320,7 @@ int main(int argc, char** argv) {
   if (cmd == "append" && need(1)) return open_write(argv[2], O_APPEND);
   if (cmd == "truncate" && need(1)) return result(truncate(argv[2], 0));
   if (cmd == "exec" && need(1)) return exec_prog(argc - 2, argv + 2);
+  if (cmd == "run" && need(1)) return run_prog(argv + 2);
   if (cmd == "unlink" && need(1)) return result(unlink(argv[2]));
   if (cmd == "rmdir" && need(1)) return result(rmdir(argv[2]));
   if (cmd == "mkdir" && need(1)) return result(mkdir(argv[2], 0755));

@@ -1,0 +1,374 @@
+// compile(): every profile key that reaches the kernel layer, with fake capabilities
+// and a fake session context (no I/O anywhere in these tests).
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <string>
+
+#include "sandbox/compile.h"
+#include "sandbox/landlock.h"
+#include "sandbox/landlock_abi.h"
+
+using namespace lash::sandbox;
+namespace policy = lash::policy;
+
+namespace {
+
+Capabilities full_caps() {
+  Capabilities c;
+  c.landlock_abi = 7;
+  c.seccomp = true;
+  c.no_new_privs = true;
+  c.cgroup2_mount = "/sys/fs/cgroup";
+  c.cgroup2_current = "/user";
+  c.cgroup2_writable = true;
+  c.cgroup2_controllers = {"pids", "memory"};
+  c.user_namespaces = true;
+  return c;
+}
+
+// The `default` profile's values.
+policy::ResolvedProfile open_profile() {
+  policy::ResolvedProfile rp;
+  rp.name = "t";
+  rp.values.spawn_any.value = true;
+  rp.values.read_write.value = {"/"};
+  rp.values.protect.value = {};
+  rp.values.block_all_others.value = false;
+  return rp;
+}
+
+// A `ci`-like profile: allowlist, workdir writable.
+policy::ResolvedProfile ci_profile() {
+  policy::ResolvedProfile rp;
+  rp.name = "ci";
+  rp.values.spawn_any.value = false;
+  rp.values.include_workdir.value = true;
+  rp.values.env_deny.value = {"LD_PRELOAD", "LD_LIBRARY_PATH"};
+  rp.values.block_all_others.value = false;
+  rp.values.protect.value = {};
+  return rp;
+}
+
+SessionContext ctx_with_git(const std::string& work = "/home/u/proj") {
+  SessionContext ctx;
+  ctx.env.start_dir = work;
+  ctx.env.home = "/home/u";
+  ctx.facts.writable_roots = {{work, "filesystem.include_workdir"}};
+  ctx.facts.allow_real = {"/usr/bin/git"};
+  ctx.facts.allow_real_by_name = {{"git", "/usr/bin/git"}};
+  ctx.closure.files = {
+      {"/usr/bin/git", ExecFile::Role::program, ""},
+      {"/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2", ExecFile::Role::interpreter, "/usr/bin/git"},
+      {"/usr/lib/x86_64-linux-gnu/libz.so.1", ExecFile::Role::library, "/usr/bin/git"},
+  };
+  return ctx;
+}
+
+const PathRule* find(const SandboxPlan& p, const std::string& path) {
+  for (const auto& r : p.paths)
+    if (r.path == path) return &r;
+  return nullptr;
+}
+
+bool has_text(const std::vector<std::string>& v, const std::string& needle) {
+  return std::any_of(v.begin(), v.end(), [&](const std::string& s) { return s.find(needle) != std::string::npos; });
+}
+
+constexpr unsigned R = rights::read, W = rights::write, X = rights::execute, D = rights::ioctl_dev;
+
+}  // namespace
+
+TEST_CASE("compile: the default profile's values give an empty plan (plain shell)") {
+  SessionContext ctx;
+  auto plan = compile(open_profile(), ctx, full_caps());
+  CHECK(plan.empty());
+  CHECK(!plan.restrict_fs);
+  CHECK(!plan.seccomp);
+  CHECK(plan.paths.empty());
+}
+
+TEST_CASE("compile: limits alone turn on the hardening but not filesystem rules") {
+  auto rp = open_profile();
+  rp.values.max_open_files.value = 64;
+  rp.values.max_cpu_seconds.value = 10;
+  rp.values.max_file_size.value = 1024;
+  rp.values.max_memory.value = 1 << 30;
+  rp.values.max_processes.value = 100;
+  SessionContext ctx;
+  auto plan = compile(rp, ctx, full_caps());
+  CHECK(!plan.empty());
+  CHECK(!plan.restrict_fs);
+  CHECK(plan.seccomp);
+  CHECK(plan.no_new_privs);
+  CHECK(plan.close_fds);
+  CHECK(plan.limits.open_files == 64);
+  CHECK(plan.limits.cpu_seconds == 10);
+  CHECK(plan.limits.file_size == 1024);
+  CHECK(plan.limits.memory == 1 << 30);
+  CHECK(plan.limits.processes == 100);
+  CHECK(plan.unenforced.empty());  // pids and memory delegated in full_caps
+}
+
+TEST_CASE("compile: limits without controllers say what falls back") {
+  auto rp = open_profile();
+  rp.values.max_processes.value = 100;
+  rp.values.max_memory.value = 1 << 30;
+  auto caps = full_caps();
+  caps.cgroup2_controllers = {};
+  SessionContext ctx;
+  auto plan = compile(rp, ctx, caps);
+  CHECK(has_text(plan.unenforced, "RLIMIT_NPROC"));
+  CHECK(has_text(plan.unenforced, "address space"));
+  caps.v1_pids.writable = true;  // hybrid host: v1 pids
+  plan = compile(rp, ctx, caps);
+  CHECK(!has_text(plan.unenforced, "RLIMIT_NPROC"));
+}
+
+TEST_CASE("compile: spawn_any=false grants per file, never the program directories whole") {
+  auto plan = compile(ci_profile(), ctx_with_git(), full_caps());
+  REQUIRE(plan.restrict_fs);
+  CHECK(!plan.spawn_any);
+  CHECK(plan.deny_memfd_exec);
+  CHECK(find(plan, "/usr") == nullptr);
+  CHECK(find(plan, "/usr/bin") == nullptr);
+  CHECK(find(plan, "/lib") == nullptr);
+  const PathRule* git = find(plan, "/usr/bin/git");
+  REQUIRE(git);
+  CHECK(git->rights == (R | X));
+  CHECK(git->file);
+  CHECK(git->origin == "spawn_allowlist");
+  const PathRule* ld = find(plan, "/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2");
+  REQUIRE(ld);
+  CHECK(ld->rights == (R | X));
+  CHECK(ld->origin == "interpreter");
+  const PathRule* z = find(plan, "/usr/lib/x86_64-linux-gnu/libz.so.1");
+  REQUIRE(z);
+  CHECK(z->rights == R);  // libraries are mapped, not executed
+  CHECK(z->origin == "library");
+}
+
+TEST_CASE("compile: the system baseline") {
+  auto plan = compile(ci_profile(), ctx_with_git(), full_caps());
+  CHECK(find(plan, "/etc")->rights == R);
+  CHECK(find(plan, "/usr/share")->rights == R);
+  for (const char* dev : {"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom", "/dev/tty",
+                          "/dev/pts", "/dev/ptmx"}) {
+    const PathRule* r = find(plan, dev);
+    REQUIRE(r);
+    CHECK(r->rights == (R | W | D));
+  }
+  CHECK(find(plan, "/proc")->rights == R);
+
+  auto rp = ci_profile();
+  rp.values.spawn_any.value = true;
+  rp.values.read_write.value = {"/home/u/proj"};
+  plan = compile(rp, ctx_with_git(), full_caps());
+  for (const char* d : {"/usr", "/lib", "/lib64", "/bin", "/sbin"}) CHECK(find(plan, d)->rights == (R | X));
+
+  rp.values.system_paths.value = false;
+  plan = compile(rp, ctx_with_git(), full_caps());
+  CHECK(find(plan, "/usr") == nullptr);
+  CHECK(find(plan, "/etc") == nullptr);
+  CHECK(find(plan, "/dev/null") == nullptr);
+}
+
+TEST_CASE("compile: writable grants are never executable with an allowlist (W^X)") {
+  auto plan = compile(ci_profile(), ctx_with_git(), full_caps());
+  const PathRule* w = find(plan, "/home/u/proj");
+  REQUIRE(w);
+  CHECK(w->rights == (R | W));
+  CHECK(w->origin == "include_workdir");
+
+  auto rp = ci_profile();
+  rp.values.spawn_any.value = true;
+  rp.values.read_write.value = {"/data"};
+  auto ctx = ctx_with_git();
+  ctx.facts.writable_roots.push_back({"/data", "filesystem.read_write"});
+  plan = compile(rp, ctx, full_caps());
+  CHECK(find(plan, "/data")->rights == (R | W | X));
+}
+
+TEST_CASE("compile: an allowlisted program inside a writable grant is not made executable") {
+  auto ctx = ctx_with_git();
+  ctx.closure.files.push_back({"/home/u/proj/tool", ExecFile::Role::program, ""});
+  auto plan = compile(ci_profile(), ctx, full_caps());
+  CHECK(find(plan, "/home/u/proj/tool") == nullptr);
+  CHECK(has_text(plan.warnings, "/home/u/proj/tool is inside a writable grant"));
+}
+
+TEST_CASE("compile: read_only expands against the start dir and HOME; x only with spawn_any") {
+  auto rp = ci_profile();
+  rp.values.read_only.value = {".", "~/docs"};
+  auto plan = compile(rp, ctx_with_git(), full_caps());
+  CHECK(find(plan, "/home/u/proj")->rights == (R | W));  // "." and the workdir, merged
+  CHECK(find(plan, "/home/u/proj")->origin == "read_only,include_workdir");
+  const PathRule* docs = find(plan, "/home/u/docs");
+  REQUIRE(docs);
+  CHECK(docs->rights == R);
+  CHECK(docs->origin == "read_only");
+  rp.values.spawn_any.value = true;
+  plan = compile(rp, ctx_with_git(), full_caps());
+  CHECK(find(plan, "/home/u/docs")->rights == (R | X));
+}
+
+TEST_CASE("compile: grants that make programs readable weaken the allowlist and say so") {
+  auto rp = ci_profile();
+  rp.values.read_only.value = {"/usr"};
+  auto plan = compile(rp, ctx_with_git(), full_caps());
+  CHECK(has_text(plan.warnings, "read_only = /usr makes the programs in /usr/bin readable"));
+  rp.values.read_only.value = {"/usr/share/doc"};
+  plan = compile(rp, ctx_with_git(), full_caps());
+  CHECK(!has_text(plan.warnings, "readable, so the ELF interpreter"));
+  // With spawn_any=true there is no allowlist to weaken.
+  rp.values.read_only.value = {"/usr"};
+  rp.values.spawn_any.value = true;
+  plan = compile(rp, ctx_with_git(), full_caps());
+  CHECK(!has_text(plan.warnings, "ELF interpreter"));
+}
+
+TEST_CASE("compile: an allowlisted interpreter is named in the warnings") {
+  auto ctx = ctx_with_git();
+  ctx.facts.allow_real_by_name["python3"] = "/usr/bin/python3.11";
+  auto plan = compile(ci_profile(), ctx, full_caps());
+  CHECK(has_text(plan.warnings, "interpreter python3"));
+  CHECK(!has_text(plan.warnings, "interpreter git"));
+}
+
+TEST_CASE("compile: tmpdir is a writable, non-executable grant and is remembered for removal") {
+  auto rp = ci_profile();
+  rp.values.tmpdir.value = policy::Tmpdir::session;
+  auto ctx = ctx_with_git();
+  ctx.env.tmpdir = "/tmp/lash-0-abc";
+  ctx.facts.writable_roots.push_back({"/tmp/lash-0-abc", "filesystem.tmpdir"});
+  auto plan = compile(rp, ctx, full_caps());
+  CHECK(plan.tmpdir == "/tmp/lash-0-abc");
+  CHECK(find(plan, "/tmp/lash-0-abc")->rights == (R | W));
+  CHECK(find(plan, "/tmp/lash-0-abc")->origin == "tmpdir");
+}
+
+TEST_CASE("compile: protect paths are listed under every writable grant") {
+  auto rp = ci_profile();
+  rp.values.protect.value = {".git/hooks", ".git/config"};
+  auto plan = compile(rp, ctx_with_git(), full_caps());
+  CHECK(plan.protect == std::vector<std::string>{"/home/u/proj/.git/hooks", "/home/u/proj/.git/config"});
+  CHECK(has_text(plan.unenforced, "filesystem.protect"));
+}
+
+TEST_CASE("compile: network") {
+  auto rp = ci_profile();
+  rp.values.block_all_others.value = true;
+  rp.values.allow_hosts.value = {"deb.debian.org"};
+  auto plan = compile(rp, ctx_with_git(), full_caps());
+  CHECK(plan.restrict_net);
+  REQUIRE(plan.connect_ports.size() == 2);
+  CHECK(plan.connect_ports[0].first == 80);
+  CHECK(plan.connect_ports[1].first == 443);
+  CHECK(has_text(plan.unenforced, "allow_hosts"));
+
+  rp.values.allow_ports.value = {{8000, 8080}};
+  plan = compile(rp, ctx_with_git(), full_caps());
+  REQUIRE(plan.connect_ports.size() == 1);
+  CHECK(plan.connect_ports[0].first == 8000);
+  CHECK(plan.connect_ports[0].last == 8080);
+
+  auto old = full_caps();
+  old.landlock_abi = 3;
+  plan = compile(rp, ctx_with_git(), old);
+  CHECK(has_text(plan.unenforced, "Landlock ABI 4"));
+
+  rp.values.net_enforcement.value = policy::Enforcement::warn;
+  plan = compile(rp, ctx_with_git(), full_caps());
+  CHECK(!plan.restrict_net);
+  CHECK(has_text(plan.unenforced, "enforcement = warn"));
+
+  rp.values.block_all_others.value = false;
+  rp.values.net_enforcement.value = policy::Enforcement::enforce;
+  plan = compile(rp, ctx_with_git(), full_caps());
+  CHECK(!plan.restrict_net);
+  CHECK(plan.connect_ports.empty());
+}
+
+TEST_CASE("compile: environment lists are carried for review; LD_PRELOAD not denied is a warning") {
+  auto rp = ci_profile();
+  rp.values.env_force.value = {"CI=true"};
+  auto plan = compile(rp, ctx_with_git(), full_caps());
+  CHECK(plan.env_deny == std::vector<std::string>{"LD_PRELOAD", "LD_LIBRARY_PATH"});
+  CHECK(plan.env_force == std::vector<std::string>{"CI=true"});
+  CHECK(!plan.env_pass_set);
+  CHECK(!has_text(plan.warnings, "LD_PRELOAD"));
+  rp.values.env_deny.value = {};
+  plan = compile(rp, ctx_with_git(), full_caps());
+  CHECK(has_text(plan.warnings, "LD_PRELOAD"));
+  rp.values.env_pass.value = {"PATH", "HOME"};
+  rp.values.env_pass.set = true;
+  plan = compile(rp, ctx_with_git(), full_caps());
+  CHECK(plan.env_pass_set);
+  CHECK(!has_text(plan.warnings, "LD_PRELOAD"));  // pass excludes it
+}
+
+TEST_CASE("compile: what this kernel cannot enforce is listed") {
+  auto caps = full_caps();
+  caps.landlock_abi = 0;
+  caps.landlock_error = "Landlock is disabled at boot";
+  caps.seccomp = false;
+  caps.cgroup2_writable = false;
+  auto plan = compile(ci_profile(), ctx_with_git(), caps);
+  CHECK(has_text(plan.unenforced, "Landlock is disabled at boot"));
+  CHECK(has_text(plan.unenforced, "seccomp"));
+  CHECK(has_text(plan.unenforced, "setsid"));
+  caps = full_caps();
+  caps.landlock_abi = 5;
+  plan = compile(ci_profile(), ctx_with_git(), caps);
+  CHECK(has_text(plan.unenforced, "Landlock ABI 6"));
+}
+
+TEST_CASE("compile: spawn_denylist with spawn_any=true is policy-layer only") {
+  auto rp = open_profile();
+  rp.values.spawn_denylist.value = {"sudo"};
+  rp.values.max_open_files.value = 10;
+  SessionContext ctx;
+  auto plan = compile(rp, ctx, full_caps());
+  CHECK(has_text(plan.unenforced, "spawn_denylist"));
+}
+
+TEST_CASE("compile: filesystem enforcement = warn is carried to prepare()") {
+  auto rp = ci_profile();
+  rp.values.fs_enforcement.value = policy::Enforcement::warn;
+  auto plan = compile(rp, ctx_with_git(), full_caps());
+  CHECK(plan.fs_enforcement == Enforcement::warn);
+}
+
+TEST_CASE("compile: closure problems are reported") {
+  auto ctx = ctx_with_git();
+  ctx.closure.problems = {"libgone.so.1 (needed by /usr/bin/git): not found"};
+  auto plan = compile(ci_profile(), ctx, full_caps());
+  CHECK(has_text(plan.warnings, "libgone.so.1"));
+}
+
+TEST_CASE("compile is pure: same inputs, same plan") {
+  auto a = plan_lines(compile(ci_profile(), ctx_with_git(), full_caps()));
+  auto b = plan_lines(compile(ci_profile(), ctx_with_git(), full_caps()));
+  CHECK(a == b);
+  CHECK(has_text(a, "r-x /usr/bin/git  [spawn_allowlist]"));
+  CHECK(has_text(a, "rw- /home/u/proj/  [include_workdir]"));
+  CHECK(has_text(a, "programs: allowlist only"));
+}
+
+TEST_CASE("landlock masks: file rules get file rights only; older ABIs drop rights") {
+  using namespace lash::sandbox::ll;
+  uint64_t dir_rw = landlock_fs_access(R | W, 7, false);
+  CHECK((dir_rw & fs_read_dir) != 0);
+  CHECK((dir_rw & fs_make_reg) != 0);
+  CHECK((dir_rw & fs_refer) != 0);
+  CHECK((dir_rw & fs_truncate) != 0);
+  CHECK((dir_rw & fs_execute) == 0);
+  CHECK((dir_rw & (fs_make_char | fs_make_block)) == 0);  // never device nodes
+  uint64_t file_rx = landlock_fs_access(R | X, 7, true);
+  CHECK(file_rx == (fs_read_file | fs_execute));
+  CHECK((landlock_fs_access(R | W, 2, false) & fs_truncate) == 0);
+  CHECK((landlock_fs_access(R | W, 1, false) & fs_refer) == 0);
+  CHECK((landlock_fs_access(R | W | D, 4, true) & fs_ioctl_dev) == 0);
+  CHECK((landlock_fs_access(R | W | D, 5, true) & fs_ioctl_dev) != 0);
+  CHECK(landlock_handled_fs(1) == fs_abi1);
+}

@@ -1,0 +1,336 @@
+// The backend against the real kernel. Every refusal has an allow twin: the same
+// probe under an empty Prepared (or with the grant) succeeds, so a refusal cannot
+// come from something unrelated being broken.
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+
+#include <cstring>
+#include <sstream>
+
+#include "probe_util.h"
+
+namespace sbtest {
+const Capabilities& caps();
+}
+
+using namespace sbtest;
+
+namespace {
+
+struct Session {
+  TempDir work{"work"};
+  TempDir outside{"outside"};
+  PlanOptions opts;
+  Prepared none;  // the allow twin: plain fork/exec
+  Prepared prep;
+  explicit Session(PlanOptions o = {}) : opts(std::move(o)) {
+    write_text(work / "mine", "mine\n");
+    write_text(outside / "secret", "secret\n");
+    prep = must_prepare(make_plan(work.path, opts, caps()), caps());
+  }
+  ~Session() { kill_all(prep); }
+  std::string in(std::vector<std::string> args) { return run_probe(prep, std::move(args)); }
+  std::string out(std::vector<std::string> args) { return run_probe(none, std::move(args)); }
+};
+
+bool alive(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+  std::string pid_s, comm, state;
+  if (!(in >> pid_s >> comm >> state)) return false;
+  return state != "Z" && state != "X";
+}
+
+bool wait_gone(pid_t pid) {
+  for (int i = 0; i < 300 && alive(pid); ++i) usleep(10000);
+  return !alive(pid);
+}
+
+}  // namespace
+
+TEST_CASE("reading outside the grants is refused; inside, and without the sandbox, it works") {
+  Session s;
+  CHECK(s.in({"open-read", s.outside / "secret"}) == "EACCES");
+  CHECK(s.out({"open-read", s.outside / "secret"}) == "ok");
+  CHECK(s.in({"open-read", s.work / "mine"}) == "ok");
+  CHECK(s.in({"open-read", "/etc/hostname"}) == "ok");  // baseline: /etc readable
+}
+
+TEST_CASE("writing, truncating, deleting, renaming outside the grants is refused") {
+  Session s;
+  std::string secret = s.outside / "secret";
+  CHECK(s.in({"open-write", secret}) == "EACCES");
+  CHECK(s.in({"append", secret}) == "EACCES");
+  CHECK(s.in({"truncate", secret}) == "EACCES");
+  CHECK(s.in({"unlink", secret}) == "EACCES");
+  CHECK(s.in({"rename", secret, s.work / "stolen"}) == "EACCES");
+  // Landlock answers EXDEV when a link or rename would move a file into other rights.
+  CHECK(s.in({"link", secret, s.work / "hardlink"}) == "EXDEV");
+  CHECK(access((s.work / "hardlink").c_str(), F_OK) != 0);
+  CHECK(read_text(secret) == "secret\n");  // unchanged
+  // Twins inside the workspace.
+  CHECK(s.in({"open-write", s.work / "new"}) == "ok");
+  CHECK(s.in({"truncate", s.work / "new"}) == "ok");
+  CHECK(s.in({"rename", s.work / "new", s.work / "renamed"}) == "ok");
+  CHECK(s.in({"unlink", s.work / "renamed"}) == "ok");
+  CHECK(s.in({"mkdir", s.work / "d"}) == "ok");
+  // And outside without the sandbox.
+  CHECK(s.out({"open-write", s.outside / "other"}) == "ok");
+}
+
+TEST_CASE("a symlink in the workspace does not lead outside") {
+  Session s;
+  REQUIRE(symlink((s.outside / "secret").c_str(), (s.work / "link").c_str()) == 0);
+  CHECK(s.in({"open-read", s.work / "link"}) == "EACCES");
+  CHECK(s.in({"open-write", s.work / "link"}) == "EACCES");
+  CHECK(s.out({"open-read", s.work / "link"}) == "ok");
+  // /proc/self/root is the same filesystem seen from /: still checked.
+  CHECK(s.in({"open-read", "/proc/self/root" + s.outside / "secret"}) == "EACCES");
+}
+
+TEST_CASE("a hardlink made outside the sandbox to a secret is readable: Landlock checks paths") {
+  // Documented limit: a hardlink placed inside a writable grant by someone outside
+  // the sandbox is a file in the grant. The sandbox itself cannot make one (above).
+  Session s;
+  if (link((s.outside / "secret").c_str(), (s.work / "hl").c_str()) != 0) return;
+  CHECK(s.in({"open-read", s.work / "hl"}) == "ok");
+}
+
+TEST_CASE("only allowlisted programs run; not through ld.so, a copy, or memfd") {
+  Session s;
+  CHECK(s.in({"exec", "/usr/bin/id"}) == "EACCES");
+  CHECK(s.out({"exec", "/usr/bin/id"}) == "ok");
+  // The ELF interpreter is executable (it must be), but cannot read the program.
+  CHECK(s.in({"run", "/lib64/ld-linux-x86-64.so.2", "/usr/bin/id"}) != "ok");
+  CHECK(s.out({"run", "/lib64/ld-linux-x86-64.so.2", "/usr/bin/id"}) == "ok");
+  // Copying a program needs reading it.
+  CHECK(s.in({"open-read", "/usr/bin/id"}) == "EACCES");
+  // A copy of an allowlisted program in the workspace is not executable (W^X).
+  std::string copy = s.work / "probe-copy";
+  REQUIRE(system(("cp '" + probe_path() + "' '" + copy + "'").c_str()) == 0);
+  CHECK(s.in({"exec", copy}) == "EACCES");
+  CHECK(s.out({"exec", copy}) == "ok");
+  CHECK(s.in({"memfd-exec"}) == "EPERM");
+  CHECK(s.out({"memfd-exec"}) == "ok");
+  // The allowlisted program itself runs.
+  CHECK(s.in({"exec", probe_path(), "fds"}) == "ok");
+}
+
+TEST_CASE("an allowlisted interpreter runs only allowlisted programs") {
+  PlanOptions o;
+  o.allow = {"/bin/sh"};
+  Session s(o);
+  CHECK(s.in({"run", "/bin/sh", "-c", "exit 0"}) == "ok");
+  CHECK(s.in({"run", "/bin/sh", "-c", "/usr/bin/id"}) == "exit:126");
+  CHECK(s.out({"run", "/bin/sh", "-c", "/usr/bin/id"}) == "ok");
+}
+
+TEST_CASE("seccomp: user namespaces, ptrace, io_uring, mount, TIOCSTI are refused") {
+  Session s;
+  CHECK(s.in({"userns"}) == "EPERM");
+  if (caps().user_namespaces) CHECK(s.out({"userns"}) == "ok");
+  pid_t target = fork();
+  if (target == 0) {
+    pause();
+    _exit(0);
+  }
+  CHECK(s.in({"ptrace", std::to_string(target)}) == "EPERM");
+  CHECK(s.out({"ptrace", std::to_string(target)}) == "ok");
+  kill(target, SIGKILL);
+  waitpid(target, nullptr, 0);
+  CHECK(s.in({"io-uring"}) == "EPERM");
+  CHECK(s.out({"io-uring"}) != "EPERM");  // EFAULT: the syscall was reached
+  CHECK(s.in({"mount"}) == "EPERM");
+  CHECK(s.in({"tiocsti"}) == "EPERM");
+  CHECK(s.out({"tiocsti"}) != "EPERM");
+}
+
+TEST_CASE("signals and abstract unix sockets do not reach processes outside the sandbox") {
+  Session s;
+  pid_t outsider = fork();
+  if (outsider == 0) {
+    pause();
+    _exit(0);
+  }
+  CHECK(s.in({"kill", std::to_string(outsider)}) == "EPERM");
+  CHECK(s.out({"kill", std::to_string(outsider)}) == "ok");
+  kill(outsider, SIGKILL);
+  waitpid(outsider, nullptr, 0);
+
+  int l = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  sockaddr_un a{};
+  a.sun_family = AF_UNIX;
+  std::string name = "lash-sbtest-" + std::to_string(getpid());
+  memcpy(a.sun_path + 1, name.data(), name.size());
+  socklen_t len = static_cast<socklen_t>(offsetof(sockaddr_un, sun_path) + 1 + name.size());
+  REQUIRE(bind(l, reinterpret_cast<sockaddr*>(&a), len) == 0);
+  REQUIRE(listen(l, 4) == 0);
+  CHECK(s.in({"abstract-connect", name}) == "EPERM");
+  CHECK(s.out({"abstract-connect", name}) == "ok");
+  close(l);
+}
+
+TEST_CASE("inherited fds above 2 do not reach the program") {
+  Session s;
+  int leak = open("/dev/null", O_RDONLY);  // deliberately without O_CLOEXEC
+  REQUIRE(leak > 2);
+  CHECK(s.in({"fds"}) == "none");
+  CHECK(s.out({"fds"}).find(std::to_string(leak)) != std::string::npos);
+  close(leak);
+}
+
+TEST_CASE("TCP connect is limited to the allowed ports") {
+  auto listener = [](uint16_t& port) {
+    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    REQUIRE(bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0);
+    socklen_t len = sizeof a;
+    getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
+    REQUIRE(listen(fd, 8) == 0);
+    port = ntohs(a.sin_port);
+    return fd;
+  };
+  uint16_t good = 0, bad = 0;
+  int a = listener(good), b = listener(bad);
+  PlanOptions o;
+  o.restrict_net = true;
+  o.ports = {{good, good}};
+  Session s(o);
+  CHECK(s.in({"connect", "127.0.0.1", std::to_string(good)}) == "ok");
+  CHECK(s.in({"connect", "127.0.0.1", std::to_string(bad)}) == "EACCES");
+  CHECK(s.out({"connect", "127.0.0.1", std::to_string(bad)}) == "ok");
+  CHECK(s.in({"bind", std::to_string(bad == 65535 ? 1024 : bad + 1)}) == "EACCES");
+  close(a);
+  close(b);
+}
+
+TEST_CASE("resource limits: open files, file size, memory, CPU") {
+  PlanOptions o;
+  o.limits.open_files = 32;
+  o.limits.file_size = 1 << 20;
+  o.limits.memory = 256ull << 20;
+  o.limits.cpu_seconds = 1;
+  Session s(o);
+  CHECK(s.in({"rlimit", "nofile"}) == "32");
+  CHECK(s.in({"open-files", "40"}) == "EMFILE");
+  CHECK(s.out({"open-files", "40"}) == "ok");
+  CHECK(s.in({"write-size", s.work / "big", std::to_string(2 << 20)}) == "EFBIG");
+  CHECK(s.in({"write-size", s.work / "small", std::to_string(512 << 10)}) == "ok");
+  CHECK(s.in({"alloc", "512"}) == "ENOMEM");
+  CHECK(s.out({"alloc", "512"}) == "ok");
+  std::string burn = s.in({"run", probe_path(), "burn-cpu"});
+  CHECK((burn == "signal:24" || burn == "signal:9"));  // SIGXCPU, then SIGKILL
+}
+
+TEST_CASE("max_processes stops a fork bomb, also as root (cgroup pids)") {
+  if (!caps().can_limit_pids()) {
+    MESSAGE("no pids controller: RLIMIT_NPROC fallback only");
+    return;
+  }
+  PlanOptions o;
+  o.limits.processes = 20;
+  Session s(o);
+  CHECK(s.in({"fork-bomb", "50"}) == "EAGAIN");
+  CHECK(s.out({"fork-bomb", "50"}) == "ok");
+  CHECK(s.in({"fork-bomb", "5"}) == "ok");
+}
+
+TEST_CASE("children join the session cgroup; kill_all kills a setsid double-forked process") {
+  if (!caps().cgroup2_writable) {
+    MESSAGE("no writable cgroup v2 here");
+    return;
+  }
+  Session s;
+  std::string cg = s.in({"cgroup"});
+  CHECK(cg.find("/lash-" + std::to_string(getpid())) != std::string::npos);
+  pid_t escaped = std::atoi(s.in({"detach-sleeper"}).c_str());
+  REQUIRE(escaped > 0);
+  CHECK(alive(escaped));
+  kill_all(s.prep);
+  CHECK(wait_gone(escaped));
+  for (const auto& d : s.prep.cgroup_dirs) CHECK(access(d.c_str(), F_OK) != 0);
+}
+
+TEST_CASE("the watchdog cleans up when lash is SIGKILLed") {
+  if (!caps().cgroup2_writable) return;
+  TempDir work("wd");
+  int p[2];
+  REQUIRE(pipe(p) == 0);
+  pid_t fake_lash = fork();
+  if (fake_lash == 0) {
+    close(p[0]);
+    auto prep = prepare(make_plan(work.path, {}, caps()), caps());
+    if (!prep) _exit(3);
+    std::string pid_text = run_probe(*prep, {"detach-sleeper"});
+    std::string dir = prep->cgroup_dirs.empty() ? "" : prep->cgroup_dirs[0];
+    std::string msg = pid_text + " " + dir + "\n";
+    (void)!write(p[1], msg.data(), msg.size());
+    pause();  // killed below, without any chance to clean up
+    _exit(0);
+  }
+  close(p[1]);
+  char buf[512] = {};
+  ssize_t n = read(p[0], buf, sizeof buf - 1);
+  close(p[0]);
+  REQUIRE(n > 0);
+  std::string pid_text, dir;
+  std::istringstream(buf) >> pid_text >> dir;
+  pid_t escaped = std::atoi(pid_text.c_str());
+  REQUIRE(escaped > 0);
+  CHECK(alive(escaped));
+  kill(fake_lash, SIGKILL);
+  waitpid(fake_lash, nullptr, 0);
+  CHECK(wait_gone(escaped));
+  for (int i = 0; i < 200 && access(dir.c_str(), F_OK) == 0; ++i) usleep(10000);
+  CHECK(access(dir.c_str(), F_OK) != 0);
+}
+
+TEST_CASE("fork_shell: the subshell is sandboxed and can still launch") {
+  Session s;
+  auto r = fork_shell(s.prep);
+  REQUIRE(r.ok());
+  if (*r == 0) {
+    int fd = open((s.outside / "secret").c_str(), O_RDONLY | O_CLOEXEC);
+    bool refused = fd < 0 && errno == EACCES;
+    // A launch from inside the subshell adds no second layer and works.
+    std::string nested = run_probe(s.prep, {"open-read", s.work / "mine"});
+    std::string nested_out = run_probe(s.prep, {"open-read", s.outside / "secret"});
+    _exit(refused && nested == "ok" && nested_out == "EACCES" ? 0 : 1);
+  }
+  int ws = 0;
+  waitpid(*r, &ws, 0);
+  CHECK(WIFEXITED(ws));
+  CHECK(WEXITSTATUS(ws) == 0);
+}
+
+TEST_CASE("a child-side sandbox failure is reported, never an unsandboxed run") {
+  Session s;
+  Prepared broken;
+  broken.no_new_privs = true;
+  broken.landlock.reset(open("/dev/null", O_RDONLY | O_CLOEXEC));  // not a ruleset
+  std::string r = run_probe(broken, {"open-read", s.outside / "secret"});
+  CHECK(r == "launch:landlock:" + std::to_string(EBADFD));
+}
+
+TEST_CASE("the session tmpdir is made 0700, writable, not executable, removed at exit") {
+  auto t = make_session_tmpdir();
+  REQUIRE(t.ok());
+  struct stat st;
+  REQUIRE(stat(t->c_str(), &st) == 0);
+  CHECK((st.st_mode & 0777) == 0700);
+  TempDir work("tmpd");
+  auto plan = make_plan(work.path, {}, caps());
+  plan.paths.push_back({*t, rights::read | rights::write, false, "tmpdir", ""});
+  plan.tmpdir = *t;
+  Prepared prep = must_prepare(plan, caps());
+  CHECK(run_probe(prep, {"open-write", *t + "/f"}) == "ok");
+  REQUIRE(system(("cp '" + probe_path() + "' '" + *t + "/p'").c_str()) == 0);
+  CHECK(run_probe(prep, {"exec", *t + "/p"}) == "EACCES");
+  kill_all(prep);
+  CHECK(access(t->c_str(), F_OK) != 0);
+}
