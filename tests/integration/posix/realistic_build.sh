@@ -21,7 +21,7 @@ cat stage/*.o > out/all
 if ! grep -q 'module beta' out/all; then log error "beta missing"; exit 1; fi
 log info "linked $(wc -l < out/all | tr -d ' ') lines"
 status=0
-(set -e; false; echo never) || status=$?
+$TESTSH -c 'set -e; false; echo never' || status=$?
 log info "subshell failure captured: $status"
 result=$(build src/alpha.txt)
 log info "rebuild says: $result"
