@@ -1,0 +1,322 @@
+// Core builtins: : true false exit return break continue eval . exec command type
+// hash alias unalias.
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include <algorithm>
+
+#include "base/strutil.h"
+#include "builtins/families.h"
+#include "exec/shell.h"
+
+namespace lash::builtins {
+using exec::Ctl;
+using exec::FatalError;
+using exec::Shell;
+
+namespace {
+
+int bi_true(Shell&, std::vector<std::string>&) { return 0; }
+int bi_false(Shell&, std::vector<std::string>&) { return 1; }
+
+// Parses a status/count operand; throws the special-builtin error on junk.
+int64_t number_arg(Shell& sh, const std::string& name, const std::string& s) {
+  auto v = str::parse_int(s);
+  if (!v || *v < 0) throw FatalError{name + ": Illegal number: " + s, 2};
+  (void)sh;
+  return *v;
+}
+
+int bi_exit(Shell& sh, std::vector<std::string>& argv) {
+  int st = sh.in_trap ? sh.status : sh.status;
+  if (argv.size() > 1) st = int(number_arg(sh, "exit", argv[1]) & 0xff);
+  sh.ctl = Ctl::exit;
+  sh.exit_status_for_ctl = st;
+  return st;
+}
+
+int bi_return(Shell& sh, std::vector<std::string>& argv) {
+  int st = sh.status;
+  if (argv.size() > 1) st = int(number_arg(sh, "return", argv[1]) & 0xff);
+  sh.ctl = Ctl::ret;
+  sh.exit_status_for_ctl = st;
+  return st;
+}
+
+int loop_ctl(Shell& sh, std::vector<std::string>& argv, Ctl which) {
+  int64_t n = 1;
+  if (argv.size() > 1) {
+    n = number_arg(sh, argv[0], argv[1]);
+    if (n < 1) throw FatalError{argv[0] + ": Illegal number: " + argv[1], 2};
+  }
+  if (sh.loop_depth == 0) return 0;
+  if (n > sh.loop_depth) n = sh.loop_depth;
+  sh.ctl = which;
+  sh.ctl_count = int(n);
+  return 0;
+}
+int bi_break(Shell& sh, std::vector<std::string>& argv) { return loop_ctl(sh, argv, Ctl::brk); }
+int bi_continue(Shell& sh, std::vector<std::string>& argv) { return loop_ctl(sh, argv, Ctl::cont); }
+
+int bi_eval(Shell& sh, std::vector<std::string>& argv) {
+  std::string text;
+  for (size_t i = 1; i < argv.size(); ++i) {
+    if (i > 1) text += ' ';
+    text += argv[i];
+  }
+  if (text.empty()) return 0;
+  return sh.eval_string(text, sh.source_name);
+}
+
+bool read_file(const std::string& path, std::string& out, int& err) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    err = errno;
+    return false;
+  }
+  char buf[65536];
+  for (;;) {
+    ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      err = errno;
+      ::close(fd);
+      return false;
+    }
+    if (n == 0) break;
+    out.append(buf, size_t(n));
+  }
+  ::close(fd);
+  return true;
+}
+
+int bi_dot(Shell& sh, std::vector<std::string>& argv) {
+  if (argv.size() < 2) throw FatalError{".: filename argument required", 2};
+  std::string path = argv[1];
+  if (path.find('/') == std::string::npos) {
+    // POSIX: search PATH (the file need not be executable).
+    const std::string* p = sh.vars.get("PATH");
+    std::string found;
+    if (p) {
+      for (auto& dir : str::split(*p, ':')) {
+        std::string cand = (dir.empty() ? std::string(".") : dir) + "/" + path;
+        if (::access(cand.c_str(), R_OK) == 0) {
+          found = cand;
+          break;
+        }
+      }
+    }
+    if (found.empty()) throw FatalError{".: cannot open " + path + ": No such file", 2};
+    path = found;
+  }
+  std::string text;
+  int err = 0;
+  if (!read_file(path, text, err)) throw FatalError{".: cannot open " + path + ": " + std::strerror(err), 2};
+  if (sh.call_depth >= exec::kMaxCallDepth) throw FatalError{".: nesting limit reached", 2};
+  std::vector<std::string> saved;
+  bool new_params = argv.size() > 2;
+  if (new_params) {
+    saved = sh.params;
+    sh.params.assign(argv.begin() + 2, argv.end());
+  }
+  ++sh.call_depth;
+  int st;
+  try {
+    st = sh.run_text(text, path);
+  } catch (...) {
+    --sh.call_depth;
+    if (new_params) sh.params = saved;
+    throw;
+  }
+  --sh.call_depth;
+  if (new_params) sh.params = saved;
+  if (sh.ctl == Ctl::ret) {
+    sh.ctl = Ctl::none;
+    st = sh.exit_status_for_ctl;
+  }
+  return st;
+}
+
+int bi_exec_placeholder(Shell&, std::vector<std::string>&) { return 0; }  // run by the interpreter
+
+bool is_keyword(std::string_view w) {
+  static constexpr std::string_view kw[] = {"!", "{", "}", "case", "do", "done", "elif", "else",
+                                            "esac", "fi", "for", "if", "in", "then", "until", "while"};
+  for (auto k : kw)
+    if (k == w) return true;
+  return false;
+}
+
+// Describes NAME as `type` / `command -V` do. Returns false if not found.
+bool describe(Shell& sh, const std::string& name, bool verbose, std::string& out) {
+  if (auto it = sh.aliases.find(name); it != sh.aliases.end()) {
+    out = verbose ? name + " is an alias for " + it->second : "alias " + name + "=" + str::shell_quote(it->second);
+    return true;
+  }
+  if (is_keyword(name)) {
+    out = verbose ? name + " is a shell keyword" : name;
+    return true;
+  }
+  const exec::BuiltinDef* b = exec::find_builtin(name);
+  if (b && b->kind == exec::BuiltinKind::special) {
+    out = verbose ? name + " is a special shell builtin" : name;
+    return true;
+  }
+  if (sh.functions.count(name)) {
+    out = verbose ? name + " is a shell function" : name;
+    return true;
+  }
+  if (b) {
+    out = verbose ? name + " is a shell builtin" : name;
+    return true;
+  }
+  if (name.find('/') != std::string::npos) {
+    if (::access(name.c_str(), X_OK) != 0) return false;
+    out = verbose ? name + " is " + name : name;
+    return true;
+  }
+  bool was_hashed = sh.hashed.count(name) > 0 && sh.hashed_generation == sh.vars.path_generation();
+  std::string path = sh.find_command(name);
+  if (path.empty() || ::access(path.c_str(), X_OK) != 0) return false;
+  if (!was_hashed) sh.hashed.erase(name);  // looking it up is not running it
+  out = verbose ? name + (was_hashed ? " is a tracked alias for " : " is ") + path : path;
+  return true;
+}
+
+int bi_type(Shell& sh, std::vector<std::string>& argv) {
+  int st = 0;
+  for (size_t i = 1; i < argv.size(); ++i) {
+    std::string d;
+    if (describe(sh, argv[i], true, d)) {
+      sh.out() << d << '\n';
+    } else {
+      sh.out() << argv[i] << ": not found\n";
+      st = 127;
+    }
+  }
+  return st;
+}
+
+int bi_command(Shell& sh, std::vector<std::string>& argv) {
+  // Only -v / -V reach here; `command NAME` is run by the interpreter.
+  size_t i = 1;
+  bool v = false, V = false;
+  for (; i < argv.size() && argv[i].size() > 1 && argv[i][0] == '-'; ++i) {
+    if (argv[i] == "--") {
+      ++i;
+      break;
+    }
+    for (size_t k = 1; k < argv[i].size(); ++k) {
+      char c = argv[i][k];
+      if (c == 'v')
+        v = true;
+      else if (c == 'V')
+        V = true;
+      else if (c != 'p') {
+        sh.error("command: illegal option -" + std::string(1, c));
+        return 2;
+      }
+    }
+  }
+  if (i >= argv.size()) return 0;
+  std::string d;
+  if (!describe(sh, argv[i], V, d)) {
+    if (V) sh.out() << argv[i] << ": not found\n";
+    return 127;
+  }
+  (void)v;
+  sh.out() << d << '\n';
+  return 0;
+}
+
+int bi_hash(Shell& sh, std::vector<std::string>& argv) {
+  if (argv.size() == 1) {
+    if (sh.hashed_generation != sh.vars.path_generation()) return 0;
+    std::vector<std::string> paths;
+    for (auto& [n, p] : sh.hashed) paths.push_back(p);
+    std::sort(paths.begin(), paths.end());
+    for (auto& p : paths) sh.out() << p << '\n';
+    return 0;
+  }
+  int st = 0;
+  for (size_t i = 1; i < argv.size(); ++i) {
+    if (argv[i] == "-r") {
+      sh.hashed.clear();
+      continue;
+    }
+    if (exec::find_builtin(argv[i]) || sh.functions.count(argv[i])) continue;
+    if (sh.find_command(argv[i], false).empty()) {
+      sh.error("hash: " + argv[i] + ": not found");
+      st = 1;
+    }
+  }
+  return st;
+}
+
+int bi_alias(Shell& sh, std::vector<std::string>& argv) {
+  if (argv.size() == 1) {
+    std::vector<std::string> names;
+    for (auto& [n, v] : sh.aliases) names.push_back(n);
+    std::sort(names.begin(), names.end());
+    for (auto& n : names) sh.out() << n << '=' << str::shell_quote(sh.aliases[n]) << '\n';
+    return 0;
+  }
+  int st = 0;
+  for (size_t i = 1; i < argv.size(); ++i) {
+    auto eq = argv[i].find('=');
+    if (eq == std::string::npos) {
+      auto it = sh.aliases.find(argv[i]);
+      if (it == sh.aliases.end()) {
+        sh.error("alias: " + argv[i] + " not found");
+        st = 1;
+      } else {
+        sh.out() << it->first << '=' << str::shell_quote(it->second) << '\n';
+      }
+      continue;
+    }
+    sh.aliases[argv[i].substr(0, eq)] = argv[i].substr(eq + 1);
+  }
+  return st;
+}
+
+int bi_unalias(Shell& sh, std::vector<std::string>& argv) {
+  int st = 0;
+  for (size_t i = 1; i < argv.size(); ++i) {
+    if (argv[i] == "-a") {
+      sh.aliases.clear();
+      continue;
+    }
+    if (!sh.aliases.erase(argv[i])) {
+      sh.error("unalias: " + argv[i] + " not found");
+      st = 1;
+    }
+  }
+  return st;
+}
+
+constexpr exec::BuiltinDef kCore[] = {
+    {".", bi_dot, exec::BuiltinKind::special, "", "run commands from a file in this shell"},
+    {":", bi_true, exec::BuiltinKind::special, "", "do nothing, successfully"},
+    {"alias", bi_alias, exec::BuiltinKind::regular, "", "define or show aliases"},
+    {"break", bi_break, exec::BuiltinKind::special, "", "leave a loop"},
+    {"command", bi_command, exec::BuiltinKind::regular, "", "run or describe a command, skipping functions"},
+    {"continue", bi_continue, exec::BuiltinKind::special, "", "next iteration of a loop"},
+    {"eval", bi_eval, exec::BuiltinKind::special, "", "run arguments as shell text"},
+    {"exec", bi_exec_placeholder, exec::BuiltinKind::special, "", "replace the shell or make redirections permanent"},
+    {"exit", bi_exit, exec::BuiltinKind::special, "", "end the shell"},
+    {"false", bi_false, exec::BuiltinKind::regular, "", "fail"},
+    {"hash", bi_hash, exec::BuiltinKind::regular, "", "remembered command locations"},
+    {"return", bi_return, exec::BuiltinKind::special, "", "return from a function or sourced file"},
+    {"true", bi_true, exec::BuiltinKind::regular, "", "succeed"},
+    {"type", bi_type, exec::BuiltinKind::regular, "", "describe commands"},
+    {"unalias", bi_unalias, exec::BuiltinKind::regular, "", "remove aliases"},
+};
+
+}  // namespace
+
+void register_core() { exec::register_builtins(kCore); }
+
+}  // namespace lash::builtins

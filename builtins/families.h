@@ -1,0 +1,12 @@
+// Each builtin family registers its rows into the one builtin table.
+#pragma once
+
+namespace lash::builtins {
+void register_core();
+void register_vars();
+void register_session();
+void register_io();
+void register_jobs();
+// All families, once at start-up.
+void register_all();
+}  // namespace lash::builtins

@@ -1,0 +1,81 @@
+// Output and test builtins: echo printf test [.
+#include "builtins/families.h"
+#include "builtins/printf_format.h"
+#include "builtins/test_eval.h"
+#include "exec/shell.h"
+
+namespace lash::builtins {
+using exec::Shell;
+
+namespace {
+
+// dash's echo: -n is the only option; backslash escapes are always interpreted.
+int bi_echo(Shell& sh, std::vector<std::string>& argv) {
+  size_t i = 1;
+  bool newline = true;
+  if (i < argv.size() && argv[i] == "-n") {
+    newline = false;
+    ++i;
+  }
+  auto& out = sh.out();
+  for (; i < argv.size(); ++i) {
+    const std::string& a = argv[i];
+    if (a.find('\\') == std::string::npos) {
+      out << a;
+    } else {
+      bool stop = false;
+      out << process_escapes_b(a, &stop);
+      if (stop) return 0;
+    }
+    if (i + 1 < argv.size()) out << ' ';
+  }
+  if (newline) out << '\n';
+  return 0;
+}
+
+int bi_printf(Shell& sh, std::vector<std::string>& argv) {
+  if (argv.size() < 2) {
+    sh.error("printf: usage: printf format [arg ...]");
+    return 2;
+  }
+  size_t first = 1;
+  if (argv[1] == "--") {
+    ++first;
+    if (argv.size() < 3) return 0;
+  }
+  std::vector<std::string> args(argv.begin() + long(first) + 1, argv.end());
+  PrintfResult r = printf_format(argv[first], args);
+  sh.out() << r.out;
+  for (auto& e : r.errors) sh.error("printf: " + e);
+  return r.status;
+}
+
+int run_test(Shell& sh, std::vector<std::string>& argv, bool bracket) {
+  std::vector<std::string> args(argv.begin() + 1, argv.end());
+  if (bracket) {
+    if (args.empty() || args.back() != "]") {
+      sh.error("[: missing ]");
+      return 2;
+    }
+    args.pop_back();
+  }
+  TestResult r = test_eval(args);
+  if (r.status == 2) sh.error(std::string(bracket ? "[: " : "test: ") + r.error);
+  return r.status;
+}
+
+int bi_test(Shell& sh, std::vector<std::string>& argv) { return run_test(sh, argv, false); }
+int bi_bracket(Shell& sh, std::vector<std::string>& argv) { return run_test(sh, argv, true); }
+
+constexpr exec::BuiltinDef kIo[] = {
+    {"[", bi_bracket, exec::BuiltinKind::regular, "", "evaluate a condition"},
+    {"echo", bi_echo, exec::BuiltinKind::regular, "", "write arguments"},
+    {"printf", bi_printf, exec::BuiltinKind::regular, "", "formatted output"},
+    {"test", bi_test, exec::BuiltinKind::regular, "", "evaluate a condition"},
+};
+
+}  // namespace
+
+void register_io() { exec::register_builtins(kIo); }
+
+}  // namespace lash::builtins

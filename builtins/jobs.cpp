@@ -1,0 +1,168 @@
+// Process builtins: wait kill trap.
+#include <signal.h>
+#include <sys/wait.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "base/strutil.h"
+#include "builtins/families.h"
+#include "exec/shell.h"
+
+namespace lash::builtins {
+using exec::Shell;
+
+namespace {
+
+int bi_wait(Shell& sh, std::vector<std::string>& argv) {
+  if (argv.size() == 1) {
+    for (auto& j : sh.jobs)
+      if (!j.done) sh.wait_pid(j.pid);
+    return 0;
+  }
+  int st = 0;
+  for (size_t i = 1; i < argv.size(); ++i) {
+    auto pid = str::parse_int(argv[i]);
+    if (!pid || *pid <= 0) {
+      sh.error("wait: Illegal number: " + argv[i]);
+      return 2;
+    }
+    bool known = false;
+    for (auto& j : sh.jobs)
+      if (j.pid == pid_t(*pid)) known = true;
+    st = known ? sh.wait_pid(pid_t(*pid)) : 127;
+  }
+  return st;
+}
+
+int bi_kill(Shell& sh, std::vector<std::string>& argv) {
+  if (argv.size() < 2) {
+    sh.error("kill: usage: kill [-s sigspec | -signum | -sigspec] pid... | -l [exitstatus]");
+    return 2;
+  }
+  size_t i = 1;
+  int sig = SIGTERM;
+  const std::string& a = argv[1];
+  if (a == "-l" || a == "-L") {
+    if (argv.size() == 2) {
+      for (int s = 1; s < NSIG; ++s) {
+        std::string n = Shell::signal_name(s);
+        if (n.empty() || (n[0] >= '0' && n[0] <= '9') || n.rfind("RTMIN", 0) == 0) continue;
+        sh.out() << n << '\n';
+      }
+      return 0;
+    }
+    int st = 0;
+    for (size_t k = 2; k < argv.size(); ++k) {
+      auto n = str::parse_int(argv[k]);
+      if (!n) {
+        int s = Shell::signal_number(argv[k]);
+        if (s <= 0) {
+          sh.error("kill: invalid signal number or exit status: " + argv[k]);
+          st = 2;
+          continue;
+        }
+        sh.out() << std::to_string(s) << '\n';
+        continue;
+      }
+      int64_t v = *n > 128 ? *n - 128 : *n;
+      if (v <= 0 || v >= NSIG) {
+        sh.error("kill: invalid signal number or exit status: " + argv[k]);
+        st = 2;
+        continue;
+      }
+      sh.out() << Shell::signal_name(int(v)) << '\n';
+    }
+    return st;
+  }
+  if (a == "-s") {
+    if (argv.size() < 3) {
+      sh.error("kill: option requires an argument -- s");
+      return 2;
+    }
+    sig = Shell::signal_number(argv[2]);
+    i = 3;
+  } else if (a.size() > 1 && a[0] == '-' && a != "--") {
+    sig = Shell::signal_number(a.substr(1));
+    i = 2;
+  } else if (a == "--") {
+    i = 2;
+  }
+  if (sig < 0) {
+    sh.error("kill: invalid signal number or name: " + a);
+    return 2;
+  }
+  int st = 0;
+  for (; i < argv.size(); ++i) {
+    auto pid = str::parse_int(argv[i]);
+    if (!pid) {
+      sh.error("kill: Illegal number: " + argv[i]);
+      st = 2;
+      continue;
+    }
+    if (::kill(pid_t(*pid), sig) != 0) {
+      sh.error("kill: " + argv[i] + ": " + std::strerror(errno));
+      st = 1;
+    }
+  }
+  return st;
+}
+
+int bi_trap(Shell& sh, std::vector<std::string>& argv) {
+  size_t i = 1;
+  if (i < argv.size() && argv[i] == "--") ++i;
+  if (i >= argv.size() || (argv[i] == "-p" && i + 1 == argv.size())) {
+    for (int s = 0; s < NSIG; ++s) {
+      if (!sh.trap_set[s]) continue;
+      sh.out() << "trap -- " << str::shell_quote(sh.traps[s].empty() ? std::string() : sh.traps[s]) << ' '
+               << Shell::signal_name(s) << '\n';
+    }
+    return 0;
+  }
+  if (argv[i] == "-p") {
+    for (size_t k = i + 1; k < argv.size(); ++k) {
+      int s = Shell::signal_number(argv[k]);
+      if (s >= 0 && sh.trap_set[s])
+        sh.out() << "trap -- " << str::shell_quote(sh.traps[s]) << ' ' << Shell::signal_name(s) << '\n';
+    }
+    return 0;
+  }
+  // trap ACTION SIG...; a first operand that is a number means "reset" (POSIX).
+  std::string action = argv[i];
+  bool reset = action == "-";
+  size_t first_sig = i + 1;
+  if (str::parse_int(action) && Shell::signal_number(action) >= 0) {
+    reset = true;
+    first_sig = i;
+  }
+  if (first_sig >= argv.size() && !reset) {
+    sh.error("trap: usage: trap [action condition...]");
+    return 2;
+  }
+  int st = 0;
+  for (size_t k = first_sig; k < argv.size(); ++k) {
+    int s = Shell::signal_number(argv[k]);
+    if (s < 0 || s == SIGKILL || s == SIGSTOP) {
+      sh.error("trap: " + argv[k] + ": bad trap");
+      st = 1;
+      continue;
+    }
+    if (reset)
+      sh.set_trap(s, std::nullopt);
+    else
+      sh.set_trap(s, action);
+  }
+  return st;
+}
+
+constexpr exec::BuiltinDef kJobs[] = {
+    {"kill", bi_kill, exec::BuiltinKind::regular, "", "send a signal"},
+    {"trap", bi_trap, exec::BuiltinKind::special, "", "run commands on signals and exit"},
+    {"wait", bi_wait, exec::BuiltinKind::regular, "", "wait for background jobs"},
+};
+
+}  // namespace
+
+void register_jobs() { exec::register_builtins(kJobs); }
+
+}  // namespace lash::builtins

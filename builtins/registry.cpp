@@ -1,0 +1,16 @@
+#include "builtins/families.h"
+
+namespace lash::builtins {
+
+void register_all() {
+  static bool done = false;
+  if (done) return;
+  done = true;
+  register_core();
+  register_vars();
+  register_session();
+  register_io();
+  register_jobs();
+}
+
+}  // namespace lash::builtins

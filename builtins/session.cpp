@@ -1,0 +1,344 @@
+// Session builtins: cd pwd umask ulimit times.
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/times.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <climits>
+#include <cstdio>
+#include <cstring>
+
+#include "base/strutil.h"
+#include "builtins/families.h"
+#include "exec/shell.h"
+
+namespace lash::builtins {
+using exec::Shell;
+
+namespace {
+
+// Lexically canonical absolute path: removes ., .., and repeated slashes.
+std::string canonical(const std::string& path) {
+  std::vector<std::string> parts;
+  for (auto& p : str::split(path, '/')) {
+    if (p.empty() || p == ".") continue;
+    if (p == "..") {
+      if (!parts.empty()) parts.pop_back();
+      continue;
+    }
+    parts.push_back(p);
+  }
+  std::string out;
+  for (auto& p : parts) out += "/" + p;
+  return out.empty() ? "/" : out;
+}
+
+std::string physical_cwd() {
+  char buf[PATH_MAX];
+  if (!::getcwd(buf, sizeof buf)) return {};
+  return buf;
+}
+
+int bi_cd(Shell& sh, std::vector<std::string>& argv) {
+  bool physical = false;
+  size_t i = 1;
+  for (; i < argv.size() && argv[i].size() > 1 && argv[i][0] == '-'; ++i) {
+    if (argv[i] == "--") {
+      ++i;
+      break;
+    }
+    if (argv[i] == "-P")
+      physical = true;
+    else if (argv[i] == "-L")
+      physical = false;
+    else
+      break;
+  }
+  std::string dir;
+  bool print = false;
+  if (i >= argv.size()) {
+    const std::string* home = sh.vars.get("HOME");
+    if (!home || home->empty()) {
+      sh.error("cd: HOME not set");
+      return 2;
+    }
+    dir = *home;
+  } else if (argv[i] == "-") {
+    const std::string* old = sh.vars.get("OLDPWD");
+    if (!old) {
+      sh.error("cd: OLDPWD not set");
+      return 2;
+    }
+    dir = *old;
+    print = true;
+  } else {
+    dir = argv[i];
+  }
+  const std::string* pwdp = sh.vars.get("PWD");
+  std::string pwd = pwdp && !pwdp->empty() && (*pwdp)[0] == '/' ? *pwdp : physical_cwd();
+
+  std::vector<std::string> candidates;
+  bool relative_search = !dir.empty() && dir[0] != '/' && dir.substr(0, 2) != "./" && dir != "." &&
+                         dir.substr(0, 3) != "../" && dir != "..";
+  const std::string* cdpath = sh.vars.get("CDPATH");
+  if (relative_search && cdpath) {
+    for (auto& c : str::split(*cdpath, ':')) {
+      if (c.empty())
+        candidates.push_back(dir);
+      else
+        candidates.push_back(c + "/" + dir);
+    }
+  }
+  candidates.push_back(dir);
+  for (size_t k = 0; k < candidates.size(); ++k) {
+    const std::string& cand = candidates[k];
+    std::string target = cand[0] == '/' ? cand : pwd + "/" + cand;
+    std::string logical = canonical(target);
+    const std::string& go = physical ? cand : logical;
+    if (::chdir(go.c_str()) != 0) continue;
+    std::string newpwd = physical ? physical_cwd() : logical;
+    sh.vars.set("OLDPWD", pwd);
+    sh.vars.set("PWD", newpwd);
+    bool via_cdpath = k + 1 < candidates.size() && cand != dir;
+    if (print || via_cdpath) sh.out() << newpwd << '\n';
+    return 0;
+  }
+  sh.error("cd: can't cd to " + dir);
+  return 2;
+}
+
+int bi_pwd(Shell& sh, std::vector<std::string>& argv) {
+  bool physical = false;
+  for (size_t i = 1; i < argv.size(); ++i) {
+    if (argv[i] == "-P")
+      physical = true;
+    else if (argv[i] == "-L")
+      physical = false;
+    else {
+      sh.error("pwd: Illegal option " + argv[i]);
+      return 2;
+    }
+  }
+  const std::string* pwd = sh.vars.get("PWD");
+  std::string out;
+  if (!physical && pwd && !pwd->empty() && (*pwd)[0] == '/') {
+    struct stat a, b;
+    if (::stat(pwd->c_str(), &a) == 0 && ::stat(".", &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+      out = *pwd;
+  }
+  if (out.empty()) out = physical_cwd();
+  if (out.empty()) {
+    sh.error(std::string("pwd: ") + std::strerror(errno));
+    return 1;
+  }
+  sh.out() << out << '\n';
+  return 0;
+}
+
+// ---- umask ---------------------------------------------------------------------
+
+// Applies a symbolic mode ("u=rwx,g-w,o=") to the permission bits `mask_perm`
+// (the permissions that are allowed, i.e. ~umask). Returns false on junk.
+bool apply_symbolic(const std::string& spec, mode_t& perm) {
+  for (auto& clause : str::split(spec, ',')) {
+    size_t k = 0;
+    mode_t who = 0;
+    for (; k < clause.size(); ++k) {
+      char c = clause[k];
+      if (c == 'u') who |= 0700;
+      else if (c == 'g') who |= 0070;
+      else if (c == 'o') who |= 0007;
+      else if (c == 'a') who |= 0777;
+      else break;
+    }
+    if (who == 0) who = 0777;
+    if (k >= clause.size()) return false;
+    while (k < clause.size()) {
+      char op = clause[k++];
+      if (op != '=' && op != '+' && op != '-') return false;
+      mode_t bits = 0;
+      for (; k < clause.size() && clause[k] != '=' && clause[k] != '+' && clause[k] != '-'; ++k) {
+        char c = clause[k];
+        if (c == 'r') bits |= 0444;
+        else if (c == 'w') bits |= 0222;
+        else if (c == 'x') bits |= 0111;
+        else return false;
+      }
+      bits &= who;
+      if (op == '=') perm = (perm & ~who) | bits;
+      else if (op == '+') perm |= bits;
+      else perm &= ~bits;
+    }
+  }
+  return true;
+}
+
+int bi_umask(Shell& sh, std::vector<std::string>& argv) {
+  bool symbolic = false;
+  size_t i = 1;
+  if (i < argv.size() && argv[i] == "-S") {
+    symbolic = true;
+    ++i;
+  }
+  mode_t cur = ::umask(0);
+  ::umask(cur);
+  if (i >= argv.size()) {
+    if (symbolic) {
+      mode_t p = ~cur & 0777;
+      auto part = [&](int shift) {
+        std::string s;
+        mode_t b = (p >> shift) & 7;
+        if (b & 4) s += 'r';
+        if (b & 2) s += 'w';
+        if (b & 1) s += 'x';
+        return s;
+      };
+      sh.out() << "u=" << part(6) << ",g=" << part(3) << ",o=" << part(0) << '\n';
+    } else {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "%04o", unsigned(cur));
+      sh.out() << buf << '\n';
+    }
+    return 0;
+  }
+  const std::string& m = argv[i];
+  if (!m.empty() && m[0] >= '0' && m[0] <= '7') {
+    mode_t v = 0;
+    for (char c : m) {
+      if (c < '0' || c > '7') {
+        sh.error("umask: Illegal number: " + m);
+        return 2;
+      }
+      v = v * 8 + mode_t(c - '0');
+      if (v > 07777) {
+        sh.error("umask: Illegal number: " + m);
+        return 2;
+      }
+    }
+    ::umask(v & 0777);
+    return 0;
+  }
+  mode_t perm = ~cur & 0777;
+  if (!apply_symbolic(m, perm)) {
+    sh.error("umask: Illegal mode: " + m);
+    return 2;
+  }
+  ::umask(~perm & 0777);
+  return 0;
+}
+
+// ---- ulimit --------------------------------------------------------------------
+
+struct Limit {
+  char opt;
+  int resource;
+  int factor;
+  const char* name;
+};
+constexpr Limit kLimits[] = {
+    {'t', RLIMIT_CPU, 1, "time(seconds)"},          {'f', RLIMIT_FSIZE, 512, "file(blocks)"},
+    {'d', RLIMIT_DATA, 1024, "data(kbytes)"},       {'s', RLIMIT_STACK, 1024, "stack(kbytes)"},
+    {'c', RLIMIT_CORE, 512, "coredump(blocks)"},    {'m', RLIMIT_RSS, 1024, "memory(kbytes)"},
+    {'l', RLIMIT_MEMLOCK, 1024, "locked memory(kbytes)"}, {'p', RLIMIT_NPROC, 1, "process"},
+    {'n', RLIMIT_NOFILE, 1, "nofiles"},             {'v', RLIMIT_AS, 1024, "vmemory(kbytes)"},
+    {'w', RLIMIT_LOCKS, 1, "locks"},                {'e', RLIMIT_NICE, 1, "nice"},
+    {'r', RLIMIT_RTPRIO, 1, "rtprio"},
+};
+
+std::string limit_text(rlim_t v, int factor) {
+  if (v == RLIM_INFINITY) return "unlimited";
+  return std::to_string(v / rlim_t(factor));
+}
+
+int bi_ulimit(Shell& sh, std::vector<std::string>& argv) {
+  bool hard = false, soft = false, all = false;
+  const Limit* which = &kLimits[1];  // -f is the default
+  size_t i = 1;
+  for (; i < argv.size() && argv[i].size() > 1 && argv[i][0] == '-'; ++i) {
+    for (size_t k = 1; k < argv[i].size(); ++k) {
+      char c = argv[i][k];
+      if (c == 'H') hard = true;
+      else if (c == 'S') soft = true;
+      else if (c == 'a') all = true;
+      else {
+        const Limit* found = nullptr;
+        for (auto& l : kLimits)
+          if (l.opt == c) found = &l;
+        if (!found) {
+          sh.error(std::string("ulimit: Illegal option -") + c);
+          return 2;
+        }
+        which = found;
+      }
+    }
+  }
+  if (!hard && !soft) soft = true;
+  if (all) {
+    for (auto& l : kLimits) {
+      struct rlimit rl;
+      if (::getrlimit(l.resource, &rl) != 0) continue;
+      char head[40];
+      std::snprintf(head, sizeof head, "-%c: %-25s", l.opt, l.name);
+      sh.out() << head << limit_text(hard && !soft ? rl.rlim_max : rl.rlim_cur, l.factor) << '\n';
+    }
+    return 0;
+  }
+  struct rlimit rl;
+  if (::getrlimit(which->resource, &rl) != 0) {
+    sh.error(std::string("ulimit: ") + std::strerror(errno));
+    return 2;
+  }
+  if (i >= argv.size()) {
+    sh.out() << limit_text(soft ? rl.rlim_cur : rl.rlim_max, which->factor) << '\n';
+    return 0;
+  }
+  rlim_t v;
+  if (argv[i] == "unlimited") {
+    v = RLIM_INFINITY;
+  } else {
+    auto n = str::parse_int(argv[i]);
+    if (!n || *n < 0) {
+      sh.error("ulimit: Illegal number: " + argv[i]);
+      return 2;
+    }
+    v = rlim_t(*n) * rlim_t(which->factor);
+  }
+  if (hard) rl.rlim_max = v;
+  if (soft) rl.rlim_cur = v;
+  if (::setrlimit(which->resource, &rl) != 0) {
+    sh.error(std::string("ulimit: error setting limit (") + std::strerror(errno) + ")");
+    return 2;
+  }
+  return 0;
+}
+
+int bi_times(Shell& sh, std::vector<std::string>&) {
+  struct tms t;
+  ::times(&t);
+  long hz = ::sysconf(_SC_CLK_TCK);
+  auto fmt = [&](clock_t c) {
+    char buf[48];
+    double s = double(c) / double(hz);
+    int m = int(s / 60);
+    std::snprintf(buf, sizeof buf, "%dm%.6fs", m, s - m * 60);
+    return std::string(buf);
+  };
+  sh.out() << fmt(t.tms_utime) << ' ' << fmt(t.tms_stime) << '\n'
+           << fmt(t.tms_cutime) << ' ' << fmt(t.tms_cstime) << '\n';
+  return 0;
+}
+
+constexpr exec::BuiltinDef kSession[] = {
+    {"cd", bi_cd, exec::BuiltinKind::regular, "", "change the working directory"},
+    {"pwd", bi_pwd, exec::BuiltinKind::regular, "", "print the working directory"},
+    {"times", bi_times, exec::BuiltinKind::special, "", "process times"},
+    {"ulimit", bi_ulimit, exec::BuiltinKind::regular, "", "resource limits"},
+    {"umask", bi_umask, exec::BuiltinKind::regular, "", "file creation mask"},
+};
+
+}  // namespace
+
+void register_session() { exec::register_builtins(kSession); }
+
+}  // namespace lash::builtins

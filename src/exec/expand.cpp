@@ -1,0 +1,499 @@
+// Word expansion in POSIX order: tilde, parameter, command substitution and
+// arithmetic (left to right), then field splitting, pathname expansion and quote
+// removal. Words arrive structured from the parser, so quote removal is implicit:
+// every piece of text is appended together with whether it was quoted.
+#include <pwd.h>
+
+#include <cstring>
+
+#include "exec/arith.h"
+#include "exec/pattern.h"
+#include "exec/shell.h"
+
+namespace lash::exec {
+namespace {
+
+bool is_glob_char(char c) { return c == '*' || c == '?' || c == '['; }
+bool needs_pattern_escape(char c) {
+  return c == '\\' || c == '*' || c == '?' || c == '[' || c == ']' || c == '!' || c == '^' ||
+         c == '-';
+}
+
+// Collects expanded text into fields (or into one string / one pattern).
+class Builder {
+ public:
+  enum class Mode { fields, string, pattern };
+  Builder(Mode mode, const std::string* ifs, bool noglob) : mode_(mode), noglob_(noglob) {
+    // Unset IFS behaves as " \t\n"; empty IFS splits nothing.
+    if (!ifs) {
+      ifs_ = " \t\n";
+    } else {
+      ifs_ = *ifs;
+    }
+  }
+
+  // Text that is never field-split: literals and quoted expansions.
+  void literal(std::string_view s, bool quoted) {
+    if (s.empty()) {
+      if (quoted) started_ = true;
+      return;
+    }
+    started_ = true;
+    state_ = State::normal;
+    append(s, quoted);
+  }
+
+  // The result of an expansion: field-split when unquoted (in fields mode).
+  void expansion(std::string_view s, bool quoted) {
+    if (quoted || mode_ != Mode::fields || ifs_.empty()) {
+      literal(s, quoted);
+      return;
+    }
+    size_t run = 0;  // start of the pending run of non-IFS characters
+    for (size_t i = 0; i < s.size(); ++i) {
+      char c = s[i];
+      if (ifs_.find(c) == std::string::npos) continue;
+      if (i > run) {
+        started_ = true;
+        state_ = State::normal;
+        append(s.substr(run, i - run), false);
+      }
+      run = i + 1;
+      bool ws = c == ' ' || c == '\t' || c == '\n';
+      if (ws) {
+        if (started_) {
+          finish_field();
+          state_ = State::after_ws;
+        }
+      } else {
+        if (state_ == State::after_ws) {
+          state_ = State::after_nonws;  // part of the same delimiter
+        } else {
+          finish_field();  // may produce an empty field ("a::b")
+          state_ = State::after_nonws;
+        }
+      }
+    }
+    if (run < s.size()) {
+      started_ = true;
+      state_ = State::normal;
+      append(s.substr(run), false);
+    }
+  }
+
+  // "$@": ends the current field and starts a new one that exists even if empty.
+  void field_break() {
+    finish_field(true);
+    started_ = true;
+  }
+  void mark_started() { started_ = true; }
+  Mode mode() const { return mode_; }
+
+  // Ends the word: pushes the last field if anything started it.
+  void end_word() {
+    if (started_) finish_field();
+    started_ = false;
+    state_ = State::normal;
+  }
+
+  struct Field {
+    std::string text;
+    std::string pat;   // valid when glob is true
+    bool glob = false; // contains an unquoted glob character
+  };
+  std::vector<Field>& fields() { return fields_; }
+  std::string& text() { return cur_.text; }
+  std::string take_string() { return std::move(cur_.text); }
+
+ private:
+  enum class State { normal, after_ws, after_nonws };
+
+  void append(std::string_view s, bool quoted) {
+    if (mode_ == Mode::pattern) {
+      if (!quoted) {
+        cur_.text.append(s);
+        return;
+      }
+      for (char c : s) {
+        if (needs_pattern_escape(c)) cur_.text.push_back('\\');
+        cur_.text.push_back(c);
+      }
+      return;
+    }
+    if (mode_ == Mode::fields && !noglob_) {
+      if (!quoted && !cur_.glob) {
+        for (char c : s)
+          if (is_glob_char(c)) {
+            start_pattern();
+            break;
+          }
+      }
+      if (cur_.glob) {
+        if (quoted) {
+          for (char c : s) {
+            if (needs_pattern_escape(c)) cur_.pat.push_back('\\');
+            cur_.pat.push_back(c);
+          }
+        } else {
+          cur_.pat.append(s);
+        }
+      }
+    }
+    cur_.text.append(s);
+  }
+
+  void start_pattern() {
+    cur_.glob = true;
+    cur_.pat.clear();
+    for (char c : cur_.text) {
+      if (needs_pattern_escape(c)) cur_.pat.push_back('\\');
+      cur_.pat.push_back(c);
+    }
+  }
+
+  void finish_field(bool force = false) {
+    if (mode_ != Mode::fields) return;
+    (void)force;
+    fields_.push_back(std::move(cur_));
+    cur_ = Field{};
+    started_ = false;
+  }
+
+  Mode mode_;
+  bool noglob_;
+  std::string ifs_;
+  Field cur_;
+  std::vector<Field> fields_;
+  bool started_ = false;
+  State state_ = State::normal;
+};
+
+std::string home_of(Shell& sh, const std::string& user) {
+  if (user.empty()) {
+    const std::string* h = sh.vars.get("HOME");
+    if (h) return *h;
+    struct passwd* pw = getpwuid(getuid());
+    return pw && pw->pw_dir ? pw->pw_dir : "";
+  }
+  struct passwd* pw = getpwnam(user.c_str());
+  if (!pw || !pw->pw_dir) return "~" + user;
+  return pw->pw_dir;
+}
+
+struct ArithShellVars : ArithVars {
+  Shell& sh;
+  explicit ArithShellVars(Shell& s) : sh(s) {}
+  const std::string* get(std::string_view name) override {
+    const std::string* v = sh.vars.get(name);
+    if (!v && sh.opt.nounset) throw FatalError{std::string(name) + ": parameter not set", 2};
+    return v;
+  }
+  bool set(std::string_view name, int64_t value, std::string* error) override {
+    if (!sh.vars.set(name, std::to_string(value))) {
+      *error = std::string(name) + ": is read only";
+      return false;
+    }
+    return true;
+  }
+};
+
+class Expander {
+ public:
+  Expander(Shell& sh, Builder& b) : sh_(sh), b_(b) {}
+
+  void parts(const std::vector<ast::WordPart>& ps, bool quoted) {
+    for (const auto& p : ps) part(p, quoted);
+  }
+
+ private:
+  void part(const ast::WordPart& p, bool quoted) {
+    switch (p.v.index()) {
+      case 0: {  // Literal
+        auto& l = std::get<ast::Literal>(p.v);
+        b_.literal(l.text, quoted || l.quoted);
+        break;
+      }
+      case 1: {  // DoubleQuoted
+        auto& dq = std::get<ast::DoubleQuoted>(p.v);
+        bool only_at = !dq.parts.empty();
+        for (auto& inner : dq.parts) {
+          auto* prm = std::get_if<ast::Parameter>(&inner.v);
+          if (!prm || prm->name != "@" || prm->op != ast::ParamOp::plain) only_at = false;
+        }
+        // "" is an empty field; "$@" with no parameters is no field at all.
+        if (!only_at) b_.mark_started();
+        parts(dq.parts, true);
+        break;
+      }
+      case 2:
+        parameter(std::get<ast::Parameter>(p.v), quoted);
+        break;
+      case 3: {
+        auto& cs = std::get<ast::CommandSubst>(p.v);
+        std::string out = cs.body ? sh_.command_substitution(*cs.body) : std::string();
+        b_.expansion(out, quoted);
+        break;
+      }
+      case 4: {
+        auto& ar = std::get<ast::Arithmetic>(p.v);
+        std::string expr = ar.expr ? sh_.expand_string(*ar.expr) : std::string();
+        ArithShellVars av(sh_);
+        ArithResult r = arith_eval(expr, av);
+        if (r.error) throw FatalError{"arithmetic expression: " + *r.error + ": \"" + expr + "\"", 2};
+        b_.expansion(std::to_string(r.value), quoted);
+        break;
+      }
+      case 5: {
+        auto& t = std::get<ast::Tilde>(p.v);
+        b_.literal(home_of(sh_, t.user), true);
+        break;
+      }
+    }
+  }
+
+  // Value lookup for any parameter name. Returns false when unset.
+  bool lookup(const std::string& name, std::string& out) {
+    char c = name[0];
+    if (name.size() == 1 || (c >= '0' && c <= '9')) {
+      if (c >= '0' && c <= '9') {
+        size_t n = 0;
+        for (char d : name) {
+          n = n * 10 + size_t(d - '0');
+          if (n > 1000000000) return false;
+        }
+        if (n == 0) {
+          out = sh_.arg0;
+          return true;
+        }
+        if (n > sh_.params.size()) return false;
+        out = sh_.params[n - 1];
+        return true;
+      }
+      switch (c) {
+        case '#': out = std::to_string(sh_.params.size()); return true;
+        case '?': out = std::to_string(sh_.status); return true;
+        case '-': out = sh_.dollar_dash(); return true;
+        case '$': out = std::to_string(sh_.shell_pid); return true;
+        case '!':
+          if (sh_.last_bg == 0) return false;
+          out = std::to_string(sh_.last_bg);
+          return true;
+        case '@':
+        case '*': {
+          out = join_star();
+          return !sh_.params.empty();
+        }
+        default: break;
+      }
+    }
+    const std::string* v = sh_.vars.get(name);
+    if (!v) return false;
+    out = *v;
+    return true;
+  }
+
+  std::string join_star() {
+    const std::string* ifs = sh_.vars.get("IFS");
+    std::string sep = !ifs ? " " : (ifs->empty() ? "" : std::string(1, (*ifs)[0]));
+    std::string out;
+    for (size_t i = 0; i < sh_.params.size(); ++i) {
+      if (i) out += sep;
+      out += sh_.params[i];
+    }
+    return out;
+  }
+
+  void emit_all_params(bool quoted, bool star) {
+    auto& ps = sh_.params;
+    if (quoted && star) {
+      b_.literal(join_star(), true);
+      return;
+    }
+    if (b_.mode() != Builder::Mode::fields) {
+      // x=$@ and case $@ in: the parameters joined (by spaces for $@).
+      std::string joined;
+      if (star) {
+        joined = join_star();
+      } else {
+        for (size_t i = 0; i < ps.size(); ++i) {
+          if (i) joined += ' ';
+          joined += ps[i];
+        }
+      }
+      b_.expansion(joined, quoted);
+      return;
+    }
+    for (size_t i = 0; i < ps.size(); ++i) {
+      if (i) {
+        if (quoted)
+          b_.field_break();
+        else
+          b_.end_word();  // unquoted $@/$*: each parameter is split on its own
+      }
+      b_.expansion(ps[i], quoted);
+    }
+  }
+
+  void unset_error(const ast::Parameter& prm) {
+    throw FatalError{prm.name + ": parameter not set", 2};
+  }
+
+  void parameter(const ast::Parameter& prm, bool quoted) {
+    bool special_all = prm.name == "@" || prm.name == "*";
+    if (prm.op == ast::ParamOp::plain && special_all) {
+      emit_all_params(quoted, prm.name == "*");
+      return;
+    }
+    std::string value;
+    bool set = lookup(prm.name, value);
+    using Op = ast::ParamOp;
+    switch (prm.op) {
+      case Op::plain:
+        if (!set && sh_.opt.nounset) unset_error(prm);
+        b_.expansion(value, quoted);
+        return;
+      case Op::length:
+        if (special_all) {
+          b_.expansion(std::to_string(sh_.params.size()), quoted);
+          return;
+        }
+        if (!set && sh_.opt.nounset) unset_error(prm);
+        b_.expansion(std::to_string(value.size()), quoted);
+        return;
+      default: break;
+    }
+    bool present = set && !(prm.colon && value.empty());
+    switch (prm.op) {
+      case Op::use_default:
+        if (present) {
+          if (special_all)
+            emit_all_params(quoted, prm.name == "*");
+          else
+            b_.expansion(value, quoted);
+        } else if (prm.arg) {
+          parts(prm.arg->parts, quoted);
+        }
+        return;
+      case Op::use_alternate:
+        if (present && prm.arg) parts(prm.arg->parts, quoted);
+        return;
+      case Op::assign_default:
+        if (!present) {
+          std::string nv = prm.arg ? sh_.expand_string(*prm.arg) : std::string();
+          if (!is_assignable(prm.name)) throw FatalError{prm.name + ": bad variable name", 2};
+          if (!sh_.vars.set(prm.name, nv)) throw FatalError{prm.name + ": is read only", 2};
+          value = nv;
+        }
+        b_.expansion(value, quoted);
+        return;
+      case Op::error_if_unset:
+        if (!present) {
+          std::string msg = prm.arg ? sh_.expand_string(*prm.arg) : std::string();
+          if (msg.empty()) msg = set ? "parameter null" : "parameter not set";
+          throw FatalError{prm.name + ": " + msg, 2};
+        }
+        b_.expansion(value, quoted);
+        return;
+      case Op::remove_small_suffix:
+      case Op::remove_large_suffix:
+      case Op::remove_small_prefix:
+      case Op::remove_large_prefix: {
+        if (!set && sh_.opt.nounset) unset_error(prm);
+        std::string pat = prm.arg ? sh_.expand_pattern(*prm.arg) : std::string();
+        TrimKind k = prm.op == Op::remove_small_suffix   ? TrimKind::small_suffix
+                     : prm.op == Op::remove_large_suffix ? TrimKind::large_suffix
+                     : prm.op == Op::remove_small_prefix ? TrimKind::small_prefix
+                                                         : TrimKind::large_prefix;
+        b_.expansion(pattern_trim(value, pat, k), quoted);
+        return;
+      }
+      default: return;
+    }
+  }
+
+  static bool is_assignable(const std::string& name) {
+    if (name.empty() || (name[0] >= '0' && name[0] <= '9')) return false;
+    for (char c : name)
+      if (!(c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')))
+        return false;
+    return true;
+  }
+
+  Shell& sh_;
+  Builder& b_;
+};
+
+// A word that is one unquoted literal needs no expansion machinery at all.
+const ast::Literal* plain_literal(const ast::Word& w) {
+  if (w.parts.size() != 1) return nullptr;
+  return std::get_if<ast::Literal>(&w.parts[0].v);
+}
+
+}  // namespace
+
+void Shell::expand_words(const std::vector<ast::Word>& words, std::vector<std::string>& out) {
+  const std::string* ifs = nullptr;
+  bool have_ifs = false;
+  for (const auto& w : words) {
+    if (const ast::Literal* l = plain_literal(w)) {
+      bool glob = false;
+      if (!l->quoted && !opt.noglob)
+        for (char c : l->text)
+          if (is_glob_char(c)) glob = true;
+      if (!glob) {
+        out.push_back(l->text);
+        continue;
+      }
+    }
+    if (!have_ifs) {
+      ifs = vars.get("IFS");
+      have_ifs = true;
+    }
+    Builder b(Builder::Mode::fields, ifs, opt.noglob);
+    Expander e(*this, b);
+    e.parts(w.parts, false);
+    b.end_word();
+    for (auto& f : b.fields()) {
+      if (f.glob) {
+        auto matches = glob_expand(f.pat, list_dir_direct);
+        if (!matches.empty()) {
+          for (auto& m : matches) out.push_back(std::move(m));
+          continue;
+        }
+      }
+      out.push_back(std::move(f.text));
+    }
+    ifs = vars.get("IFS");  // an expansion may have assigned IFS
+  }
+}
+
+std::string Shell::expand_string(const ast::Word& w) {
+  if (const ast::Literal* l = plain_literal(w)) return l->text;
+  Builder b(Builder::Mode::string, nullptr, true);
+  Expander e(*this, b);
+  e.parts(w.parts, false);
+  return b.take_string();
+}
+
+std::string Shell::expand_pattern(const ast::Word& w) {
+  Builder b(Builder::Mode::pattern, nullptr, true);
+  Expander e(*this, b);
+  e.parts(w.parts, false);
+  return b.take_string();
+}
+
+std::string Shell::expand_heredoc(const ast::Redirect& r) {
+  if (r.heredoc_quoted) {
+    std::string out;
+    for (auto& p : r.heredoc_body.parts)
+      if (auto* l = std::get_if<ast::Literal>(&p.v)) out += l->text;
+    return out;
+  }
+  Builder b(Builder::Mode::string, nullptr, true);
+  Expander e(*this, b);
+  // Inside a here-document the text behaves as if double-quoted.
+  e.parts(r.heredoc_body.parts, true);
+  return b.take_string();
+}
+
+}  // namespace lash::exec

@@ -1,0 +1,18 @@
+// Internal pieces of the interpreter shared between its .cpp files.
+#pragma once
+#include "exec/shell.h"
+
+namespace lash::exec {
+
+struct Interp {
+  static int run_simple(Shell& sh, const ast::SimpleCommand& sc, bool tail);
+  static int run_if(Shell& sh, const ast::IfClause& n, bool tail);
+  static int run_loop(Shell& sh, const ast::LoopClause& n);
+  static int run_for(Shell& sh, const ast::ForClause& n);
+  static int run_case(Shell& sh, const ast::CaseClause& n, bool tail);
+  static int run_subshell(Shell& sh, const ast::Subshell& n, bool tail);
+  static int run_background(Shell& sh, const ast::AndOr& ao);
+  static int run_pipeline(Shell& sh, const ast::Pipeline& p);
+};
+
+}  // namespace lash::exec

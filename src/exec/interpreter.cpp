@@ -1,0 +1,386 @@
+// The AST walker: lists, and-or lists, pipelines and compound commands. Simple
+// commands are in simple_command.cpp. Control flow requested by break, continue,
+// return and exit unwinds through Shell::ctl, checked after every command.
+#include <fcntl.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "exec/interp.h"
+#include "exec/pattern.h"
+#include "exec/redirect.h"
+#include "exec/shell.h"
+#include "sandbox/launch.h"
+
+namespace lash::exec {
+
+namespace {
+
+// Guards the C++ stack against deeply nested scripts: measured from the first
+// evaluation, against the stack limit this process had at start.
+struct StackGuard {
+  static inline char* base = nullptr;
+  static inline size_t limit = 0;
+  static void check(Shell& sh) {
+    char here;
+    if (!base) {
+      base = &here;
+      struct rlimit rl;
+      size_t lim = 8u << 20;
+      if (::getrlimit(RLIMIT_STACK, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY) lim = rl.rlim_cur;
+      limit = lim / 4 * 3;  // keep a quarter for libc, signal frames and builtins
+      return;
+    }
+    size_t used = size_t(base > &here ? base - &here : &here - base);
+    if (used > limit) {
+      (void)sh;
+      throw FatalError{"evaluation nested too deeply (stack limit reached)", 2};
+    }
+  }
+};
+
+bool is_compound_for_errexit(const ast::Command& c) {
+  // The status of these comes from commands inside them, which were already
+  // checked against `set -e` where it applies.
+  return std::holds_alternative<ast::BraceGroup>(c.v) || std::holds_alternative<ast::IfClause>(c.v) ||
+         std::holds_alternative<ast::LoopClause>(c.v) || std::holds_alternative<ast::ForClause>(c.v) ||
+         std::holds_alternative<ast::CaseClause>(c.v);
+}
+
+}  // namespace
+
+int Shell::eval_list(const ast::List& list, bool tail) {
+  const size_t n = list.items.size();
+  for (size_t i = 0; i < n; ++i) {
+    const auto& item = list.items[i];
+    if (item.background) {
+      status = Interp::run_background(*this, item.and_or);
+    } else {
+      status = eval_and_or(item.and_or, tail && i + 1 == n);
+    }
+    if (g_pending_any) run_pending_traps();
+    if (ctl != Ctl::none) break;
+  }
+  return status;
+}
+
+int Shell::eval_and_or(const ast::AndOr& ao, bool tail) {
+  const size_t n = ao.rest.size();
+  int st;
+  if (n == 0) {
+    st = eval_pipeline(ao.first, tail);
+  } else {
+    ++cond_depth;
+    st = eval_pipeline(ao.first, false);
+    --cond_depth;
+    for (size_t i = 0; i < n && ctl == Ctl::none; ++i) {
+      const auto& [op, p] = ao.rest[i];
+      if ((op == ast::AndOrOp::and_if) != (st == 0)) continue;
+      bool last = i + 1 == n;
+      if (!last) ++cond_depth;
+      st = eval_pipeline(p, tail && last);
+      if (!last) --cond_depth;
+    }
+  }
+  status = st;
+  return st;
+}
+
+int Shell::eval_pipeline(const ast::Pipeline& p, bool tail) {
+  int st;
+  if (p.bang) ++cond_depth;
+  if (p.commands.size() == 1) {
+    st = eval_command(p.commands[0], tail && !p.bang);
+    if (!p.bang && st != 0 && opt.errexit && cond_depth == 0 && ctl == Ctl::none &&
+        !is_compound_for_errexit(p.commands[0])) {
+      status = st;
+      ctl = Ctl::exit;
+      exit_status_for_ctl = st;
+    }
+  } else {
+    st = Interp::run_pipeline(*this, p);
+    if (!p.bang && st != 0 && opt.errexit && cond_depth == 0 && ctl == Ctl::none) {
+      status = st;
+      ctl = Ctl::exit;
+      exit_status_for_ctl = st;
+    }
+  }
+  if (p.bang) {
+    --cond_depth;
+    st = st == 0 ? 1 : 0;
+  }
+  status = st;
+  return st;
+}
+
+int Shell::eval_command(const ast::Command& c, bool tail) {
+  StackGuard::check(*this);
+  if (++eval_depth > kMaxEvalDepth) {
+    --eval_depth;
+    throw FatalError{"evaluation nested too deeply", 2};
+  }
+  struct DepthGuard {
+    int& d;
+    ~DepthGuard() { --d; }
+  } dg{eval_depth};
+  line = c.range.line;
+
+  if (auto* sc = std::get_if<ast::SimpleCommand>(&c.v)) return Interp::run_simple(*this, *sc, tail);
+  if (auto* fd = std::get_if<ast::FunctionDef>(&c.v)) {
+    functions[fd->name] = fd->body;  // shared with the parsed text, not copied
+    status = 0;
+    return 0;
+  }
+
+  // Compound commands: their redirections apply to the whole body.
+  FdSaver saver;
+  if (!c.redirects.empty()) {
+    std::vector<PlannedRedirect> planned;
+    if (!plan_redirects(*this, c.redirects, planned) || !apply_redirects(*this, planned, saver)) {
+      status = 2;
+      return 2;
+    }
+    tail = false;  // the saved fds must be restored afterwards
+  }
+  int st = 0;
+  std::visit(
+      [&](const auto& node) {
+        using T = std::decay_t<decltype(node)>;
+        if constexpr (std::is_same_v<T, ast::BraceGroup>) {
+          st = node.body ? eval_list(*node.body, tail) : 0;
+        } else if constexpr (std::is_same_v<T, ast::Subshell>) {
+          st = Interp::run_subshell(*this, node, tail);
+        } else if constexpr (std::is_same_v<T, ast::IfClause>) {
+          st = Interp::run_if(*this, node, tail);
+        } else if constexpr (std::is_same_v<T, ast::LoopClause>) {
+          st = Interp::run_loop(*this, node);
+        } else if constexpr (std::is_same_v<T, ast::ForClause>) {
+          st = Interp::run_for(*this, node);
+        } else if constexpr (std::is_same_v<T, ast::CaseClause>) {
+          st = Interp::run_case(*this, node, tail);
+        }
+      },
+      c.v);
+  status = st;
+  return st;
+}
+
+int Interp::run_if(Shell& sh, const ast::IfClause& n, bool tail) {
+  for (const auto& br : n.branches) {
+    ++sh.cond_depth;
+    int c = br.condition ? sh.eval_list(*br.condition) : 0;
+    --sh.cond_depth;
+    if (sh.ctl != Ctl::none) return c;
+    if (c == 0) return br.body ? sh.eval_list(*br.body, tail) : 0;
+  }
+  if (n.else_body) return sh.eval_list(*n.else_body, tail);
+  return 0;
+}
+
+// Handles break/continue after one loop body: true when the loop must stop.
+static bool loop_control(Shell& sh) {
+  if (sh.ctl == Ctl::brk) {
+    if (--sh.ctl_count <= 0) sh.ctl = Ctl::none;
+    return true;
+  }
+  if (sh.ctl == Ctl::cont) {
+    if (--sh.ctl_count <= 0) {
+      sh.ctl = Ctl::none;
+      return false;
+    }
+    return true;  // continue an outer loop
+  }
+  return sh.ctl != Ctl::none;  // return / exit
+}
+
+int Interp::run_loop(Shell& sh, const ast::LoopClause& n) {
+  int st = 0;
+  ++sh.loop_depth;
+  for (;;) {
+    ++sh.cond_depth;
+    int c = n.condition ? sh.eval_list(*n.condition) : 0;
+    --sh.cond_depth;
+    if (sh.ctl != Ctl::none) {
+      if (loop_control(sh)) break;
+      continue;
+    }
+    if ((c == 0) == n.until) break;
+    st = n.body ? sh.eval_list(*n.body) : 0;
+    if (sh.ctl != Ctl::none && loop_control(sh)) break;
+  }
+  --sh.loop_depth;
+  sh.status = st;
+  return st;
+}
+
+int Interp::run_for(Shell& sh, const ast::ForClause& n) {
+  std::vector<std::string> items;
+  if (n.has_in)
+    sh.expand_words(n.words, items);
+  else
+    items = sh.params;
+  int st = 0;
+  ++sh.loop_depth;
+  for (auto& item : items) {
+    if (!sh.assign(n.var, std::move(item))) {
+      st = 1;
+      if (!sh.opt.interactive) throw FatalError{n.var + ": is read only", 2};
+      break;
+    }
+    st = n.body ? sh.eval_list(*n.body) : 0;
+    if (sh.ctl != Ctl::none && loop_control(sh)) break;
+  }
+  --sh.loop_depth;
+  sh.status = st;
+  return st;
+}
+
+int Interp::run_case(Shell& sh, const ast::CaseClause& n, bool tail) {
+  std::string subject = sh.expand_string(n.subject);
+  for (size_t i = 0; i < n.items.size(); ++i) {
+    bool matched = false;
+    for (const auto& pw : n.items[i].patterns) {
+      std::string pat = sh.expand_pattern(pw);
+      if (pattern_match(pat, subject)) {
+        matched = true;
+        break;
+      }
+    }
+    if (!matched) continue;
+    int st = 0;
+    // ;& falls through into the following bodies without testing their patterns.
+    for (size_t j = i; j < n.items.size(); ++j) {
+      const auto& item = n.items[j];
+      bool last = !item.fallthrough || j + 1 == n.items.size();
+      st = item.body ? sh.eval_list(*item.body, tail && last) : 0;
+      if (sh.ctl != Ctl::none || !item.fallthrough) break;
+    }
+    return st;
+  }
+  return 0;
+}
+
+int Interp::run_subshell(Shell& sh, const ast::Subshell& n, bool tail) {
+  auto pid = sandbox::fork_shell(sh.prepared);
+  if (!pid.ok()) {
+    sh.error("cannot fork: " + pid.error().message());
+    return 2;
+  }
+  if (*pid == 0) {
+    sh.become_subshell();
+    int st = 0;
+    try {
+      st = n.body ? sh.eval_list(*n.body, true) : 0;
+    } catch (const FatalError& e) {
+      sh.error(e.message);
+      st = e.status;
+    }
+    if (sh.ctl == Ctl::exit) st = sh.exit_status_for_ctl;
+    sh.child_exit(st);
+  }
+  (void)tail;
+  return sh.wait_pid(*pid);
+}
+
+int Interp::run_background(Shell& sh, const ast::AndOr& ao) {
+  sh.reap_jobs();
+  auto pid = sandbox::fork_shell(sh.prepared);
+  if (!pid.ok()) {
+    sh.error("cannot fork: " + pid.error().message());
+    return 2;
+  }
+  if (*pid == 0) {
+    sh.become_subshell();
+    if (!sh.opt.monitor) {
+      // Non-interactive background commands ignore keyboard signals and read
+      // from /dev/null unless redirected (POSIX 2.9.3).
+      ::signal(SIGINT, SIG_IGN);
+      ::signal(SIGQUIT, SIG_IGN);
+      int fd = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+      if (fd >= 0) {
+        ::dup2(fd, 0);
+        ::close(fd);
+      }
+    }
+    int st = 0;
+    try {
+      st = sh.eval_and_or(ao, true);
+    } catch (const FatalError& e) {
+      sh.error(e.message);
+      st = e.status;
+    }
+    if (sh.ctl == Ctl::exit) st = sh.exit_status_for_ctl;
+    sh.child_exit(st);
+  }
+  sh.jobs.push_back(Job{*pid, false, 0});
+  sh.last_bg = *pid;
+  return 0;
+}
+
+int Interp::run_pipeline(Shell& sh, const ast::Pipeline& p) {
+  const size_t n = p.commands.size();
+  std::vector<pid_t> pids;
+  pids.reserve(n);
+  int prev_read = -1;
+  sh.out().flush();
+  sh.err().flush();
+  for (size_t i = 0; i < n; ++i) {
+    int fds[2] = {-1, -1};
+    bool last = i + 1 == n;
+    if (!last && ::pipe2(fds, O_CLOEXEC) < 0) {
+      sh.error(std::string("cannot create pipe: ") + std::strerror(errno));
+      if (prev_read >= 0) ::close(prev_read);
+      break;
+    }
+    auto pid = sandbox::fork_shell(sh.prepared);
+    if (!pid.ok()) {
+      sh.error("cannot fork: " + pid.error().message());
+      if (prev_read >= 0) ::close(prev_read);
+      if (!last) {
+        ::close(fds[0]);
+        ::close(fds[1]);
+      }
+      break;
+    }
+    if (*pid == 0) {
+      sh.become_subshell();
+      if (prev_read >= 0) {
+        ::dup2(prev_read, 0);
+        ::close(prev_read);
+      }
+      if (!last) {
+        ::dup2(fds[1], 1);
+        ::close(fds[1]);
+        ::close(fds[0]);
+      }
+      int st = 0;
+      try {
+        st = sh.eval_command(p.commands[i], true);
+      } catch (const FatalError& e) {
+        sh.error(e.message);
+        st = e.status;
+      }
+      if (sh.ctl == Ctl::exit) st = sh.exit_status_for_ctl;
+      sh.child_exit(st);
+    }
+    pids.push_back(*pid);
+    if (prev_read >= 0) ::close(prev_read);
+    if (!last) {
+      ::close(fds[1]);
+      prev_read = fds[0];
+    }
+  }
+  int st = 0, fail = 0;
+  for (size_t i = 0; i < pids.size(); ++i) {
+    int s = sh.wait_pid(pids[i]);
+    st = s;
+    if (s != 0) fail = s;
+  }
+  if (pids.size() < n) return 2;
+  if (sh.opt.pipefail) return fail;
+  return st;
+}
+
+}  // namespace lash::exec

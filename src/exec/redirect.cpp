@@ -1,0 +1,287 @@
+#include "exec/redirect.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+
+#include "exec/output.h"
+#include "exec/shell.h"
+
+namespace lash::exec {
+namespace {
+
+// First fd used for the shell's own saved copies: fds 0-9 belong to the user.
+constexpr int kFirstPrivateFd = 10;
+
+bool parse_fd(const std::string& s, int& fd) {
+  if (s.empty() || s.size() > 4) return false;
+  int v = 0;
+  for (char c : s) {
+    if (c < '0' || c > '9') return false;
+    v = v * 10 + (c - '0');
+  }
+  fd = v;
+  return true;
+}
+
+int default_fd(ast::RedirOp op) {
+  switch (op) {
+    case ast::RedirOp::in:
+    case ast::RedirOp::read_write:
+    case ast::RedirOp::dup_in:
+    case ast::RedirOp::heredoc:
+    case ast::RedirOp::heredoc_strip: return 0;
+    default: return 1;
+  }
+}
+
+}  // namespace
+
+bool plan_redirects(Shell& sh, const std::vector<ast::Redirect>& rs, std::vector<PlannedRedirect>& out) {
+  for (const auto& r : rs) {
+    PlannedRedirect p;
+    p.op = r.op;
+    p.fd = r.fd >= 0 ? r.fd : default_fd(r.op);
+    switch (r.op) {
+      case ast::RedirOp::heredoc:
+      case ast::RedirOp::heredoc_strip:
+        p.kind = PlannedRedirect::Kind::heredoc;
+        p.text = sh.expand_heredoc(r);
+        break;
+      case ast::RedirOp::dup_in:
+      case ast::RedirOp::dup_out: {
+        std::string t = sh.expand_string(r.target);
+        if (t == "-") {
+          p.kind = PlannedRedirect::Kind::close;
+        } else if (parse_fd(t, p.from)) {
+          p.kind = PlannedRedirect::Kind::dup;
+        } else {
+          sh.error(t + ": bad fd number");
+          return false;
+        }
+        break;
+      }
+      default: {
+        p.kind = PlannedRedirect::Kind::open;
+        p.path = sh.expand_string(r.target);
+        switch (r.op) {
+          case ast::RedirOp::in: p.flags = O_RDONLY; break;
+          case ast::RedirOp::out: p.flags = O_WRONLY | O_CREAT | O_TRUNC; break;
+          case ast::RedirOp::clobber: p.flags = O_WRONLY | O_CREAT | O_TRUNC; break;
+          case ast::RedirOp::append: p.flags = O_WRONLY | O_CREAT | O_APPEND; break;
+          case ast::RedirOp::read_write: p.flags = O_RDWR | O_CREAT; break;
+          case ast::RedirOp::out_err:
+            p.flags = O_WRONLY | O_CREAT | O_TRUNC;
+            p.both = true;
+            break;
+          default: break;
+        }
+        if (r.op == ast::RedirOp::out || r.op == ast::RedirOp::out_err) {
+          // noclobber: refuse to truncate an existing regular file.
+          if (sh.opt.noclobber) {
+            struct stat st;
+            if (::stat(p.path.c_str(), &st) == 0) {
+              if (S_ISREG(st.st_mode)) {
+                sh.error(redirect_error(p, EEXIST));
+                return false;
+              }
+              p.flags &= ~(O_CREAT | O_TRUNC);
+            } else {
+              p.flags |= O_EXCL;
+            }
+          }
+        }
+        break;
+      }
+    }
+    out.push_back(std::move(p));
+  }
+  return true;
+}
+
+std::string redirect_error(const PlannedRedirect& r, int err) {
+  const char* verb = (r.flags & (O_WRONLY | O_RDWR)) ? "cannot create " : "cannot open ";
+  return std::string(verb) + r.path + ": " + std::strerror(err);
+}
+
+int open_redirect_target(Shell& sh, const PlannedRedirect& r) {
+  (void)sh;
+  int fd;
+  do {
+    fd = ::open(r.path.c_str(), r.flags | O_CLOEXEC, 0666);
+  } while (fd < 0 && errno == EINTR);
+  return fd;
+}
+
+unique_fd heredoc_fd(const std::string& text) {
+  // Small bodies fit in a pipe's buffer; larger ones go to an unnamed temporary file.
+  if (text.size() <= 65536) {
+    int p[2];
+    if (::pipe2(p, O_CLOEXEC) == 0) {
+      unique_fd rd(p[0]), wr(p[1]);
+      if (write_all(wr.get(), text)) return rd;
+    }
+  }
+  const char* tmp = std::getenv("TMPDIR");
+  std::string dir = tmp && *tmp ? tmp : "/tmp";
+  unique_fd fd(::open(dir.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600));
+  if (!fd) {
+    // No O_TMPFILE support: a named file unlinked at once.
+    std::string templ = dir + "/lash-heredoc-XXXXXX";
+    int f = ::mkostemp(templ.data(), O_CLOEXEC);
+    if (f < 0) return unique_fd();
+    ::unlink(templ.c_str());
+    fd.reset(f);
+  }
+  if (!write_all(fd.get(), text) || ::lseek(fd.get(), 0, SEEK_SET) < 0) return unique_fd();
+  return fd;
+}
+
+void FdSaver::save(int fd) {
+  for (auto& s : saved_)
+    if (s.fd == fd) return;
+  int copy = ::fcntl(fd, F_DUPFD_CLOEXEC, kFirstPrivateFd);
+  if (copy < 0 && errno != EBADF) copy = -2;  // could not save: restore by closing
+  saved_.push_back({fd, copy < 0 ? -1 : copy});
+}
+
+void FdSaver::restore() {
+  for (auto it = saved_.rbegin(); it != saved_.rend(); ++it) {
+    if (it->copy >= 0) {
+      ::dup2(it->copy, it->fd);
+      ::close(it->copy);
+    } else {
+      ::close(it->fd);
+    }
+  }
+  saved_.clear();
+}
+
+void FdSaver::keep() {
+  for (auto& s : saved_)
+    if (s.copy >= 0) ::close(s.copy);
+  saved_.clear();
+}
+
+namespace {
+// Puts `src` on `target` in this process; src is consumed.
+bool install_fd(int src, int target) {
+  if (src == target) {
+    // Opened straight onto the wanted number: it must survive exec.
+    return ::fcntl(target, F_SETFD, 0) == 0;
+  }
+  int rc;
+  do {
+    rc = ::dup2(src, target);
+  } while (rc < 0 && errno == EINTR);
+  ::close(src);
+  return rc >= 0;
+}
+}  // namespace
+
+bool apply_redirects(Shell& sh, const std::vector<PlannedRedirect>& rs, FdSaver& saver) {
+  sh.out().flush();
+  sh.err().flush();
+  for (const auto& r : rs) {
+    switch (r.kind) {
+      case PlannedRedirect::Kind::open: {
+        int fd = open_redirect_target(sh, r);
+        if (fd < 0) {
+          sh.error(redirect_error(r, errno));
+          return false;
+        }
+        saver.save(r.fd);
+        if (r.both) saver.save(2);
+        if (r.both && ::dup2(fd, 2) < 0) {
+          ::close(fd);
+          return false;
+        }
+        if (!install_fd(fd, r.fd)) {
+          sh.error(redirect_error(r, errno));
+          return false;
+        }
+        break;
+      }
+      case PlannedRedirect::Kind::dup: {
+        if (r.from == r.fd) {
+          if (::fcntl(r.from, F_GETFD) < 0) {
+            sh.error(std::to_string(r.from) + ": bad file descriptor");
+            return false;
+          }
+          break;
+        }
+        if (::fcntl(r.from, F_GETFD) < 0 || r.from >= kFirstPrivateFd) {
+          sh.error(std::to_string(r.from) + ": bad file descriptor");
+          return false;
+        }
+        saver.save(r.fd);
+        if (::dup2(r.from, r.fd) < 0) {
+          sh.error(std::to_string(r.from) + ": " + std::strerror(errno));
+          return false;
+        }
+        break;
+      }
+      case PlannedRedirect::Kind::close:
+        saver.save(r.fd);
+        ::close(r.fd);
+        break;
+      case PlannedRedirect::Kind::heredoc: {
+        unique_fd fd = heredoc_fd(r.text);
+        if (!fd) {
+          sh.error(std::string("cannot create here-document: ") + std::strerror(errno));
+          return false;
+        }
+        saver.save(r.fd);
+        if (!install_fd(fd.release(), r.fd)) return false;
+        break;
+      }
+    }
+  }
+  return true;
+}
+
+bool redirects_to_fd_ops(Shell& sh, const std::vector<PlannedRedirect>& rs,
+                         std::vector<sandbox::FdOp>& ops, std::vector<unique_fd>& keep) {
+  using K = sandbox::FdOp::Kind;
+  for (const auto& r : rs) {
+    switch (r.kind) {
+      case PlannedRedirect::Kind::open:
+        ops.push_back({K::open, r.fd, r.path, r.flags, -1});
+        if (r.both) ops.push_back({K::dup, 2, {}, 0, r.fd});
+        break;
+      case PlannedRedirect::Kind::dup:
+        if (r.from >= kFirstPrivateFd) {
+          sh.error(std::to_string(r.from) + ": bad file descriptor");
+          return false;
+        }
+        ops.push_back({K::dup, r.fd, {}, 0, r.from});
+        break;
+      case PlannedRedirect::Kind::close:
+        ops.push_back({K::close, r.fd, {}, 0, -1});
+        break;
+      case PlannedRedirect::Kind::heredoc: {
+        unique_fd fd = heredoc_fd(r.text);
+        if (!fd) {
+          sh.error(std::string("cannot create here-document: ") + std::strerror(errno));
+          return false;
+        }
+        // Move the body fd out of the user's range so a later step cannot clobber it.
+        if (fd.get() < kFirstPrivateFd) {
+          int hi = ::fcntl(fd.get(), F_DUPFD_CLOEXEC, kFirstPrivateFd);
+          if (hi < 0) return false;
+          fd.reset(hi);
+        }
+        ops.push_back({K::dup, r.fd, {}, 0, fd.get()});
+        keep.push_back(std::move(fd));
+        break;
+      }
+    }
+  }
+  return true;
+}
+
+}  // namespace lash::exec

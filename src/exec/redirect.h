@@ -1,0 +1,68 @@
+// Redirections: expanded once into a plan (targets, modes, here-document text),
+// then either applied in the shell process with save/restore (builtins, compound
+// commands, functions) or turned into child-side fd steps (external commands).
+#pragma once
+#include <string>
+#include <vector>
+
+#include "base/unique_fd.h"
+#include "sandbox/launch.h"
+#include "syntax/ast.h"
+
+namespace lash::exec {
+
+class Shell;
+
+struct PlannedRedirect {
+  enum class Kind { open, dup, close, heredoc } kind = Kind::open;
+  int fd = 1;              // the fd being redirected
+  ast::RedirOp op = ast::RedirOp::out;
+  std::string path;        // Kind::open
+  int flags = 0;           // Kind::open
+  int from = -1;           // Kind::dup
+  std::string text;        // Kind::heredoc: the expanded body
+  bool both = false;       // &>: also fd 2
+};
+
+// Expands the redirections. On an error prints it and returns false.
+bool plan_redirects(Shell& sh, const std::vector<ast::Redirect>& rs, std::vector<PlannedRedirect>& out);
+
+// Restores the fds a redirection replaced, in reverse order, when it goes out of
+// scope (unless keep() was called, as for `exec 3>file`).
+class FdSaver {
+ public:
+  FdSaver() = default;
+  FdSaver(const FdSaver&) = delete;
+  FdSaver& operator=(const FdSaver&) = delete;
+  ~FdSaver() { restore(); }
+  void restore();
+  void keep();
+  // Saves fd (if not saved yet in this scope).
+  void save(int fd);
+
+ private:
+  struct Saved {
+    int fd;
+    int copy;  // -1: fd was closed
+  };
+  std::vector<Saved> saved_;
+};
+
+// Applies planned redirections to this process. On error prints it and returns false
+// (fds already changed are restored by the saver).
+bool apply_redirects(Shell& sh, const std::vector<PlannedRedirect>& rs, FdSaver& saver);
+
+// Turns planned redirections into child-side steps. Here-document bodies are put
+// into pipes/temporary files now; their fds are kept alive in `keep` until the
+// child has started.
+bool redirects_to_fd_ops(Shell& sh, const std::vector<PlannedRedirect>& rs,
+                         std::vector<sandbox::FdOp>& ops, std::vector<unique_fd>& keep);
+
+// Opens a file for a redirection in this process (O_CLOEXEC), honouring noclobber.
+int open_redirect_target(Shell& sh, const PlannedRedirect& r);
+// An fd from which the here-document text can be read.
+unique_fd heredoc_fd(const std::string& text);
+// "cannot create x: ..." style message.
+std::string redirect_error(const PlannedRedirect& r, int err);
+
+}  // namespace lash::exec

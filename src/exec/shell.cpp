@@ -1,0 +1,353 @@
+// Shell life cycle: reading and running source text, eval, command substitution,
+// ending the shell and its subshells.
+#include "exec/shell.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "sandbox/launch.h"
+#include "syntax/parser.h"
+
+namespace lash::exec {
+
+namespace {
+Shell* g_shell = nullptr;
+constexpr size_t kMaxSubstOutput = size_t(1) << 30;  // 1 GiB of $(...) output
+}  // namespace
+
+Shell* current_shell() { return g_shell; }
+
+Shell::Shell() {
+  g_shell = this;
+  shell_pid = ::getpid();
+}
+
+Shell::~Shell() {
+  if (g_shell == this) g_shell = nullptr;
+}
+
+void Shell::error(std::string_view msg) {
+  out_.flush();
+  std::string text = "lash: ";
+  if (!opt.interactive && line > 0) {
+    text += source_name;
+    text += ':';
+    text += std::to_string(line);
+    text += ": ";
+  }
+  text += msg;
+  text += '\n';
+  err_.flush();
+  write_all(2, text);
+}
+
+bool Shell::assign(std::string_view name, std::string value) {
+  if (vars.set(name, std::move(value))) return true;
+  error(std::string(name) + ": is read only");
+  return false;
+}
+
+std::string Shell::dollar_dash() const {
+  std::string s;
+  if (opt.allexport) s += 'a';
+  if (opt.noclobber) s += 'C';
+  if (opt.errexit) s += 'e';
+  if (opt.noglob) s += 'f';
+  if (opt.interactive) s += 'i';
+  if (opt.monitor) s += 'm';
+  if (opt.noexec) s += 'n';
+  if (opt.stdin_cmds) s += 's';
+  if (opt.nounset) s += 'u';
+  if (opt.verbose) s += 'v';
+  if (opt.xtrace) s += 'x';
+  return s;
+}
+
+void Shell::flush_all() {
+  out_.flush();
+  err_.flush();
+}
+
+void Shell::run_exit_trap() {
+  if (!trap_set[0] || traps[0].empty()) return;
+  std::string action = std::move(traps[0]);
+  traps[0].clear();
+  trap_set[0] = false;
+  int saved = status;
+  ctl = Ctl::none;
+  try {
+    eval_string(action, "trap");
+  } catch (const FatalError& e) {
+    if (!e.message.empty()) error(e.message);
+  }
+  if (ctl != Ctl::exit) status = saved;
+}
+
+void Shell::exit_shell(int st) {
+  status = st;
+  run_exit_trap();
+  if (ctl == Ctl::exit) st = exit_status_for_ctl;
+  flush_all();
+  if (exit_hook && !in_subshell) exit_hook();
+  ::_exit(st & 0xff);
+}
+
+void Shell::child_exit(int st) {
+  status = st;
+  run_exit_trap();
+  if (ctl == Ctl::exit) st = exit_status_for_ctl;
+  flush_all();
+  ::_exit(st & 0xff);
+}
+
+int Shell::run_text(std::string_view text, const std::string& filename, uint32_t first_line) {
+  syntax::ParseOptions po;
+  po.filename = filename;
+  po.first_line = first_line;
+  po.alias = [this](std::string_view name) -> const std::string* {
+    auto it = aliases.find(name);
+    return it == aliases.end() ? nullptr : &it->second;
+  };
+  std::string saved_name = source_name;
+  source_name = filename;
+  syntax::Parser parser(text, po);
+  int st = status;
+  for (;;) {
+    auto item = parser.next();
+    if (item.kind == syntax::Parser::Item::Kind::end) break;
+    if (item.kind == syntax::Parser::Item::Kind::error) {
+      flush_all();
+      write_all(2, "lash: " + item.error.render() + "\n");
+      st = status = 2;
+      if (!opt.interactive) {
+        source_name = saved_name;
+        if (call_depth == 0 && !in_trap) exit_shell(2);
+        throw FatalError{"", 2};
+      }
+      break;
+    }
+    if (opt.verbose) {
+      flush_all();
+      // -v echoes input as it is read.
+      auto& r = item.command->range;
+      if (r.end > r.begin && r.end <= text.size()) write_all(2, text.substr(r.begin, r.end - r.begin));
+    }
+    if (opt.noexec) continue;
+    try {
+      st = eval_list(*item.command);
+    } catch (const FatalError& e) {
+      if (!e.message.empty()) error(e.message);
+      st = status = e.status;
+      if (!opt.interactive) {
+        source_name = saved_name;
+        if (call_depth == 0 && !in_subshell && !in_trap) exit_shell(e.status);
+        throw;
+      }
+    }
+    if (ctl != Ctl::none) break;
+  }
+  source_name = saved_name;
+  return st;
+}
+
+int Shell::eval_string(std::string_view text, const std::string& filename) {
+  if (call_depth >= kMaxCallDepth) throw FatalError{"eval/source nesting limit reached", 2};
+  ++call_depth;
+  struct Dec {
+    int& d;
+    ~Dec() { --d; }
+  } dec{call_depth};
+  // Parse the whole text first: a syntax error in eval runs nothing (as dash).
+  syntax::ParseOptions po;
+  po.filename = filename;
+  po.first_line = line ? line : 1;
+  po.alias = [this](std::string_view name) -> const std::string* {
+    auto it = aliases.find(name);
+    return it == aliases.end() ? nullptr : &it->second;
+  };
+  auto r = syntax::parse(text, po);
+  if (r.error) {
+    flush_all();
+    write_all(2, "lash: " + r.error->render() + "\n");
+    if (!opt.interactive) throw FatalError{"", 2};
+    return status = 2;
+  }
+  if (!r.program) return status = 0;
+  if (r.program->items.empty()) return status = 0;
+  return eval_list(*r.program);
+}
+
+int Shell::run_fd(int fd, const std::string& filename) {
+  // Read in blocks when the input can seek back, otherwise byte by byte, so that
+  // commands reading the same input get the text after the current command.
+  struct stat st;
+  bool seekable = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && ::lseek(fd, 0, SEEK_CUR) >= 0;
+  std::string pending;
+  bool eof = false;
+  uint32_t line_no = 1;
+  auto prompt = [&](const char* var) {
+    if (!opt.interactive) return;
+    const std::string* ps = vars.get(var);
+    if (ps) write_all(2, *ps);
+  };
+  bool need_ps1 = true;
+  auto read_more = [&]() {
+    prompt(need_ps1 ? "PS1" : "PS2");
+    need_ps1 = false;
+    char buf[4096];
+    if (seekable) {
+      ssize_t n;
+      do n = ::read(fd, buf, sizeof buf);
+      while (n < 0 && errno == EINTR);
+      if (n <= 0) {
+        eof = true;
+        return;
+      }
+      pending.append(buf, size_t(n));
+      return;
+    }
+    for (;;) {
+      char c;
+      ssize_t n = ::read(fd, &c, 1);
+      if (n < 0 && errno == EINTR) {
+        if (opt.interactive && g_pending[SIGINT]) {
+          // ^C at the prompt: drop the partial command, start over.
+          g_pending[SIGINT] = 0;
+          pending.clear();
+          write_all(2, "\n");
+          need_ps1 = true;
+          return;
+        }
+        continue;
+      }
+      if (n <= 0) {
+        eof = true;
+        return;
+      }
+      pending.push_back(c);
+      if (c == '\n') return;
+    }
+  };
+  syntax::ParseOptions po;
+  po.filename = filename;
+  po.alias = [this](std::string_view name) -> const std::string* {
+    auto it = aliases.find(name);
+    return it == aliases.end() ? nullptr : &it->second;
+  };
+  source_name = filename;
+  int result = 0;
+  while (true) {
+    if (pending.find('\n') == std::string::npos && !eof) {
+      read_more();
+      continue;
+    }
+    if (pending.empty() && eof) break;
+    po.first_line = line_no;
+    syntax::Parser parser(pending, po);
+    auto item = parser.next();
+    if (item.kind == syntax::Parser::Item::Kind::error && item.error.incomplete && !eof) {
+      read_more();
+      continue;
+    }
+    size_t used = item.kind == syntax::Parser::Item::Kind::end ? pending.size() : parser.offset();
+    if (item.kind == syntax::Parser::Item::Kind::end && !eof) {
+      // Only blank lines or comments so far.
+      for (size_t i = 0; i < used; ++i)
+        if (pending[i] == '\n') ++line_no;
+      pending.erase(0, used);
+      continue;
+    }
+    if (item.kind == syntax::Parser::Item::Kind::end) break;
+    if (item.kind == syntax::Parser::Item::Kind::error) {
+      flush_all();
+      write_all(2, "lash: " + item.error.render() + "\n");
+      status = 2;
+      if (!opt.interactive) exit_shell(2);
+      pending.clear();
+      need_ps1 = true;
+      continue;
+    }
+    need_ps1 = true;
+    std::string consumed = pending.substr(0, used);
+    for (char c : consumed)
+      if (c == '\n') ++line_no;
+    pending.erase(0, used);
+    if (seekable && !pending.empty()) {
+      // Give the unread text back to the file so commands see it.
+      if (::lseek(fd, -off_t(pending.size()), SEEK_CUR) >= 0) {
+        pending.clear();
+        eof = false;
+      }
+    }
+    if (opt.verbose) {
+      flush_all();
+      write_all(2, consumed);
+    }
+    if (opt.noexec) continue;
+    try {
+      result = eval_list(*item.command);
+    } catch (const FatalError& e) {
+      if (!e.message.empty()) error(e.message);
+      result = status = e.status;
+      if (!opt.interactive) exit_shell(e.status);
+    }
+    if (g_pending_any) run_pending_traps();
+    if (ctl == Ctl::exit) break;
+    ctl = Ctl::none;
+  }
+  if (opt.interactive && ctl != Ctl::exit) write_all(2, "\n");
+  return result;
+}
+
+std::string Shell::command_substitution(const ast::List& body) {
+  int fds[2];
+  if (::pipe2(fds, O_CLOEXEC) < 0) throw FatalError{std::string("cannot create pipe: ") + std::strerror(errno), 2};
+  flush_all();
+  auto pid = sandbox::fork_shell(prepared);
+  if (!pid.ok()) {
+    ::close(fds[0]);
+    ::close(fds[1]);
+    throw FatalError{"cannot fork: " + pid.error().message(), 2};
+  }
+  if (*pid == 0) {
+    become_subshell();
+    ::close(fds[0]);
+    if (fds[1] != 1) {
+      ::dup2(fds[1], 1);
+      ::close(fds[1]);
+    }
+    int st = 0;
+    try {
+      st = eval_list(body, true);
+    } catch (const FatalError& e) {
+      if (!e.message.empty()) error(e.message);
+      st = e.status;
+    }
+    if (ctl == Ctl::exit) st = exit_status_for_ctl;
+    child_exit(st);
+  }
+  ::close(fds[1]);
+  std::string out;
+  char buf[16384];
+  for (;;) {
+    ssize_t n = ::read(fds[0], buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    if (out.size() + size_t(n) > kMaxSubstOutput) {
+      ::close(fds[0]);
+      wait_pid(*pid);
+      throw FatalError{"command substitution output exceeds 1 GiB", 2};
+    }
+    out.append(buf, size_t(n));
+  }
+  ::close(fds[0]);
+  subst_status = status = wait_pid(*pid);
+  while (!out.empty() && out.back() == '\n') out.pop_back();
+  return out;
+}
+
+}  // namespace lash::exec

@@ -1,0 +1,165 @@
+// The interpreter's state and its entry points. One Shell per process; a forked
+// subshell continues with a copy of it (that is how POSIX subshells behave).
+#pragma once
+#include <signal.h>
+#include <sys/types.h>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "exec/builtin_api.h"
+#include "exec/output.h"
+#include "exec/vars.h"
+#include "sandbox/prepared.h"
+#include "syntax/ast.h"
+
+namespace lash::exec {
+
+struct Options {
+  bool errexit = false;    // -e
+  bool nounset = false;    // -u
+  bool xtrace = false;     // -x
+  bool verbose = false;    // -v
+  bool noglob = false;     // -f
+  bool noexec = false;     // -n
+  bool noclobber = false;  // -C
+  bool allexport = false;  // -a
+  bool pipefail = false;   // -o pipefail
+  bool interactive = false;
+  bool monitor = false;    // -m (job control; interactive use, later)
+  bool stdin_cmds = false; // -s
+};
+
+// Loop and function control requested by break/continue/return/exit: the
+// interpreter unwinds by checking this after each command (no exceptions).
+enum class Ctl : uint8_t { none, brk, cont, ret, exit };
+
+// A fatal shell error (expansion error, special-builtin failure, set -u): a
+// non-interactive shell exits with `status` after printing the message.
+struct FatalError {
+  std::string message;
+  int status = 2;
+};
+
+// Limits that keep hostile scripts from exhausting the stack.
+inline constexpr int kMaxCallDepth = 1000;     // function calls, eval, `.` nesting
+inline constexpr int kMaxEvalDepth = 2000;     // nested evaluation of compound commands
+
+struct Job {
+  pid_t pid = -1;
+  bool done = false;
+  int status = 0;
+};
+
+class Shell {
+ public:
+  Shell();
+  ~Shell();
+
+  // ---- entry points --------------------------------------------------------
+  // Runs the text command by command. `filename` is shown in errors. Returns $?.
+  int run_text(std::string_view text, const std::string& filename, uint32_t first_line = 1);
+  // Reads commands from fd without reading past the command being run (so a
+  // script read from stdin leaves the rest of stdin to the commands it runs).
+  int run_fd(int fd, const std::string& filename);
+  // Ends the shell: runs the EXIT trap, flushes, and _exit()s (never returns).
+  [[noreturn]] void exit_shell(int status);
+
+  // ---- evaluation (interpreter.cpp) ------------------------------------------
+  int eval_list(const ast::List& list, bool tail = false);
+  int eval_and_or(const ast::AndOr& ao, bool tail);
+  int eval_pipeline(const ast::Pipeline& p, bool tail);
+  int eval_command(const ast::Command& c, bool tail);
+  // eval / . / command-string helpers
+  int eval_string(std::string_view text, const std::string& filename);
+  int call_function(const std::shared_ptr<const ast::Command>& body, std::vector<std::string>& argv);
+
+  // ---- expansion (expand.cpp) -------------------------------------------------
+  void expand_words(const std::vector<ast::Word>& words, std::vector<std::string>& out);
+  std::string expand_string(const ast::Word& w);   // no field splitting, no globbing
+  std::string expand_pattern(const ast::Word& w);  // quoted characters escaped
+  std::string expand_heredoc(const ast::Redirect& r);
+  std::string command_substitution(const ast::List& body);
+
+  // ---- state ----------------------------------------------------------------------
+  Vars vars;
+  std::string arg0;                       // $0
+  std::vector<std::string> params;        // $1...
+  StringMap<std::shared_ptr<const ast::Command>> functions;  // name -> body
+  StringMap<std::string> aliases;
+  StringMap<std::string> hashed;          // command -> path (remembered locations)
+  uint64_t hashed_generation = 0;
+  Options opt;
+  int status = 0;                         // $?
+  pid_t last_bg = 0;                      // $!
+  pid_t shell_pid = 0;                    // $$ (the main shell's pid, also in subshells)
+  std::vector<Job> jobs;
+  std::string traps[NSIG];                // [0] = EXIT; empty = default
+  bool trap_set[NSIG] = {};
+  bool trap_ignored_at_entry[NSIG] = {};  // non-interactive: cannot be trapped
+  sandbox::Prepared prepared;
+
+  // control flow
+  Ctl ctl = Ctl::none;
+  int ctl_count = 0;       // break/continue N
+  int loop_depth = 0;
+  int call_depth = 0;      // functions + eval + .
+  int eval_depth = 0;
+  int cond_depth = 0;      // > 0: `set -e` is ignored (conditions, !, && || left sides)
+  bool in_subshell = false;
+  bool in_trap = false;
+  int exit_status_for_ctl = 0;
+  int subst_status = 0;    // status of the last command substitution (for `x=$(cmd)`)
+
+  // where we are, for error messages
+  std::string source_name = "lash";
+  uint32_t line = 0;
+
+  // ---- helpers used by builtins ------------------------------------------------
+  Output& out() { return out_; }
+  Output& err() { return err_; }
+  // "lash: [FILE:LINE: ]msg" on stderr.
+  void error(std::string_view msg);
+  // Sets a variable, reporting read-only failure. Returns false on failure.
+  bool assign(std::string_view name, std::string value);
+  std::string dollar_dash() const;        // $-
+  // PATH search with the remembered-location table. Empty when not found.
+  std::string find_command(std::string_view name, bool use_hash = true);
+  // Reaps finished background jobs without blocking.
+  void reap_jobs();
+  // Waits for pid (foreground or job); returns its shell status (128+N for signals).
+  int wait_pid(pid_t pid);
+  // Runs pending traps, if any (called between commands).
+  void run_pending_traps();
+  void set_trap(int sig, std::optional<std::string> action);  // nullopt = reset to default
+  static int signal_number(std::string_view name);  // "INT", "SIGINT", "2", "EXIT" -> 0
+  static std::string signal_name(int sig);          // 2 -> "INT", 0 -> "EXIT"
+  [[noreturn]] void child_exit(int status);         // end a forked child
+  // Prepare a fork_shell() child: it is a subshell now.
+  void become_subshell();
+  void install_signal_handlers();
+  void install_interactive_handlers();
+  [[noreturn]] void exit_by_signal(int sig);
+  void run_exit_trap();
+  void flush_all();
+  // Called once when the main shell ends (session teardown), not in subshells.
+  void (*exit_hook)() = nullptr;
+
+ private:
+  friend struct Interp;
+  Output out_{1};
+  Output err_{2};
+};
+
+// Process-wide pointer used by signal handlers and atexit paths.
+Shell* current_shell();
+
+// Pending-signal flags set by the async handler, read by run_pending_traps().
+extern volatile sig_atomic_t g_pending_any;
+extern volatile sig_atomic_t g_pending[NSIG];
+
+}  // namespace lash::exec

@@ -1,0 +1,456 @@
+// Simple commands: plan (expand, resolve, expand redirections), then run the plan
+// as assignments, a builtin, a function or an external program.
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "base/strutil.h"
+#include "exec/interp.h"
+#include "exec/plan.h"
+#include "exec/redirect.h"
+#include "exec/shell.h"
+#include "sandbox/launch.h"
+
+namespace lash::exec {
+namespace {
+
+void xtrace(Shell& sh, const SimplePlan& p) {
+  const std::string* ps4 = sh.vars.get("PS4");
+  std::string line = ps4 ? *ps4 : "+ ";
+  bool first = true;
+  for (auto& [n, v] : p.assigns) {
+    if (!first) line += ' ';
+    line += n + "=" + str::shell_quote(v);
+    first = false;
+  }
+  for (auto& a : p.argv) {
+    if (!first) line += ' ';
+    line += str::shell_quote(a);
+    first = false;
+  }
+  line += '\n';
+  sh.err().flush();
+  write_all(2, line);
+}
+
+// Resolves argv[0] in POSIX order: special builtins, functions, regular builtins,
+// then PATH. `skip_functions` is `command NAME`.
+void resolve(Shell& sh, SimplePlan& p, bool skip_functions) {
+  const std::string& name = p.argv[0];
+  if (name.find('/') != std::string::npos) {
+    p.kind = SimplePlan::Kind::external;
+    p.path = name;
+    return;
+  }
+  const BuiltinDef* b = find_builtin(name);
+  if (b && b->kind == BuiltinKind::special) {
+    p.kind = SimplePlan::Kind::special_builtin;
+    p.builtin = b;
+    return;
+  }
+  if (!skip_functions) {
+    auto it = sh.functions.find(name);
+    if (it != sh.functions.end()) {
+      p.kind = SimplePlan::Kind::function;
+      p.function = it->second;
+      return;
+    }
+  }
+  if (b) {
+    p.kind = SimplePlan::Kind::builtin;
+    p.builtin = b;
+    return;
+  }
+  p.path = sh.find_command(name);
+  p.kind = p.path.empty() ? SimplePlan::Kind::not_found : SimplePlan::Kind::external;
+}
+
+bool plan_simple(Shell& sh, const ast::SimpleCommand& sc, SimplePlan& p, bool skip_functions) {
+  sh.expand_words(sc.words, p.argv);
+  if (!plan_redirects(sh, sc.redirects, p.redirects)) return false;
+  p.assigns.reserve(sc.assignments.size());
+  for (const auto& a : sc.assignments) p.assigns.emplace_back(a.name, sh.expand_string(a.value));
+  if (p.argv.empty()) {
+    p.kind = SimplePlan::Kind::assignments_only;
+    return true;
+  }
+  resolve(sh, p, skip_functions);
+  return true;
+}
+
+int flush_builtin_output(Shell& sh, int st, const std::string& name) {
+  bool ok = sh.out().flush();
+  sh.err().flush();
+  if (!ok) {
+    sh.error(name + ": write error: " + std::strerror(errno ? errno : EIO));
+    return st == 0 ? 1 : st;
+  }
+  return st;
+}
+
+// Temporary assignments for a regular builtin or function: visible (and exported)
+// while it runs, restored afterwards.
+struct TempAssigns {
+  Shell& sh;
+  bool active = false;
+  TempAssigns(Shell& s, const SimplePlan& p) : sh(s) {
+    if (p.assigns.empty()) return;
+    active = true;
+    sh.vars.push_scope();
+    for (auto& [n, v] : p.assigns) {
+      sh.vars.make_local(n);
+      if (!sh.vars.set(n, v, true)) sh.error(n + ": is read only");
+    }
+  }
+  ~TempAssigns() {
+    if (active) sh.vars.pop_scope();
+  }
+};
+
+// exec_replace() is not available from the sandbox layer yet: forked children
+// launch their last command and wait instead of becoming it.
+constexpr bool kExecInPlace = false;
+
+bool any_trap_set(const Shell& sh) {
+  for (int i = 0; i < NSIG; ++i)
+    if (sh.trap_set[i] && !sh.traps[i].empty()) return true;
+  return false;
+}
+
+// A file that execve refused with ENOEXEC is a script for this shell.
+[[noreturn]] void run_as_script(Shell& sh, const SimplePlan& p) {
+  int fd = ::open(p.path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    sh.error(p.argv[0] + ": " + std::strerror(errno));
+    sh.child_exit(126);
+  }
+  std::string text;
+  char buf[65536];
+  for (;;) {
+    ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    text.append(buf, size_t(n));
+  }
+  ::close(fd);
+  if (text.find('\0') != std::string::npos && text.find('\0') < 4096) {
+    sh.error(p.argv[0] + ": cannot execute binary file");
+    sh.child_exit(126);
+  }
+  // As if a new shell had been started on the file: no functions, aliases or
+  // traps of ours, only the exported variables.
+  sh.functions.clear();
+  sh.aliases.clear();
+  for (auto& n : sh.vars.names()) {
+    const Var* v = sh.vars.find(n);
+    if (v && !(v->flags & (Var::exported | Var::readonly))) sh.vars.unset(n);
+  }
+  sh.arg0 = p.argv[0];
+  sh.params.assign(p.argv.begin() + 1, p.argv.end());
+  sh.opt = Options{};
+  sh.vars.allexport = false;
+  int st;
+  try {
+    st = sh.run_text(text, p.path);
+  } catch (const FatalError& e) {
+    st = e.status;
+  }
+  sh.child_exit(st);
+}
+
+std::vector<std::string> child_env(Shell& sh, const SimplePlan& p) {
+  const auto& base = sh.vars.environment();
+  if (p.assigns.empty()) return base;
+  std::vector<std::string> env;
+  env.reserve(base.size() + p.assigns.size());
+  for (auto& e : base) {
+    bool overridden = false;
+    for (auto& [n, v] : p.assigns)
+      if (e.size() > n.size() && e[n.size()] == '=' && e.compare(0, n.size(), n) == 0) overridden = true;
+    if (!overridden) env.push_back(e);
+  }
+  for (auto& [n, v] : p.assigns) env.push_back(n + "=" + v);
+  return env;
+}
+
+int report_launch_failure(Shell& sh, const SimplePlan& p, const sandbox::LaunchFailure& f,
+                          const std::vector<sandbox::FdOp>& ops) {
+  using S = sandbox::ChildStep;
+  switch (f.step) {
+    case S::exec:
+      if (f.err == ENOENT) {
+        sh.error(p.argv[0] + ": not found");
+        return 127;
+      }
+      sh.error(p.argv[0] + ": " + std::strerror(f.err));
+      return 126;
+    case S::fd_open:
+      if (f.fd_op_index >= 0 && size_t(f.fd_op_index) < ops.size()) {
+        PlannedRedirect r;
+        r.path = ops[size_t(f.fd_op_index)].path;
+        r.flags = ops[size_t(f.fd_op_index)].flags;
+        sh.error(redirect_error(r, f.err));
+      } else {
+        sh.error(std::string("cannot open redirection: ") + std::strerror(f.err));
+      }
+      return 2;
+    case S::fd_dup:
+    case S::fd_close:
+      sh.error(std::string("redirection failed: ") + std::strerror(f.err));
+      return 2;
+    case S::none: break;
+    default:
+      // Any sandbox step that failed in the child: refused, never run unsandboxed.
+      sh.error(p.argv[0] + ": sandbox could not be applied: " + std::strerror(f.err));
+      return 126;
+  }
+  return 0;
+}
+
+int run_external(Shell& sh, const SimplePlan& p, bool tail) {
+  sandbox::SpawnSpec spec;
+  spec.path = p.path;
+  spec.argv = p.argv;
+  spec.envp = child_env(sh, p);
+  std::vector<unique_fd> keep;
+  if (!redirects_to_fd_ops(sh, p.redirects, spec.fd_ops, keep)) return 2;
+  sh.out().flush();
+  sh.err().flush();
+  if constexpr (kExecInPlace) {
+   if (tail && sh.in_subshell && !any_trap_set(sh)) {
+    // Nothing runs after this command in this process: become it.
+    sandbox::LaunchFailure f = sandbox::exec_replace(sh.prepared, spec);
+    if (f.step == sandbox::ChildStep::exec && f.err == ENOEXEC) run_as_script(sh, p);
+    sh.child_exit(report_launch_failure(sh, p, f, spec.fd_ops));
+   }
+  }
+  auto r = sandbox::launch(sh.prepared, spec);
+  keep.clear();
+  if (!r.ok()) {
+    sh.error(p.argv[0] + ": " + r.error().message());
+    return 126;
+  }
+  if (r->failure.step != sandbox::ChildStep::none) {
+    if (r->pid > 0) sh.wait_pid(r->pid);
+    if (r->failure.step == sandbox::ChildStep::exec && r->failure.err == ENOEXEC) {
+      auto pid = sandbox::fork_shell(sh.prepared);
+      if (!pid.ok()) {
+        sh.error("cannot fork: " + pid.error().message());
+        return 2;
+      }
+      if (*pid == 0) {
+        sh.become_subshell();
+        FdSaver saver;
+        if (!apply_redirects(sh, p.redirects, saver)) sh.child_exit(2);
+        saver.keep();
+        for (auto& [n, v] : p.assigns) sh.vars.set(n, v, true);
+        run_as_script(sh, p);
+      }
+      return sh.wait_pid(*pid);
+    }
+    return report_launch_failure(sh, p, r->failure, spec.fd_ops);
+  }
+  return sh.wait_pid(r->pid);
+}
+
+int run_exec_builtin(Shell& sh, SimplePlan& p) {
+  // `exec` without a command makes its redirections permanent.
+  if (p.argv.size() == 1) {
+    FdSaver saver;
+    if (!apply_redirects(sh, p.redirects, saver)) {
+      if (!sh.opt.interactive) throw FatalError{"", 2};
+      return 2;
+    }
+    saver.keep();
+    for (auto& [n, v] : p.assigns) sh.assign(n, v);
+    return 0;
+  }
+  SimplePlan target;
+  target.argv.assign(p.argv.begin() + 1, p.argv.end());
+  if (target.argv[0] == "--") target.argv.erase(target.argv.begin());
+  if (target.argv.empty()) return 0;
+  target.assigns = p.assigns;
+  target.redirects = p.redirects;
+  target.path = target.argv[0].find('/') != std::string::npos ? target.argv[0] : sh.find_command(target.argv[0]);
+  if (target.path.empty()) {
+    sh.error(target.argv[0] + ": not found");
+    sh.exit_shell(127);
+  }
+  sandbox::SpawnSpec spec;
+  spec.path = target.path;
+  spec.argv = target.argv;
+  spec.envp = child_env(sh, target);
+  std::vector<unique_fd> keep;
+  if (!redirects_to_fd_ops(sh, target.redirects, spec.fd_ops, keep)) sh.exit_shell(2);
+  sh.out().flush();
+  sh.err().flush();
+  if constexpr (kExecInPlace) {
+    sandbox::LaunchFailure f = sandbox::exec_replace(sh.prepared, spec);
+    if (f.step == sandbox::ChildStep::exec && f.err == ENOEXEC) run_as_script(sh, target);
+    int st = report_launch_failure(sh, target, f, spec.fd_ops);
+    sh.exit_shell(st ? st : 126);
+  }
+  // Until the sandbox layer can replace the process: run it and end with its status.
+  auto r = sandbox::launch(sh.prepared, spec);
+  keep.clear();
+  if (!r.ok()) {
+    sh.error(target.argv[0] + ": " + r.error().message());
+    sh.exit_shell(126);
+  }
+  if (r->failure.step != sandbox::ChildStep::none) {
+    if (r->pid > 0) sh.wait_pid(r->pid);
+    sh.exit_shell(report_launch_failure(sh, target, r->failure, spec.fd_ops));
+  }
+  int st = sh.wait_pid(r->pid);
+  // The shell was replaced: its EXIT trap does not run any more.
+  sh.traps[0].clear();
+  sh.trap_set[0] = false;
+  sh.exit_shell(st);
+}
+
+}  // namespace
+
+int Interp::run_simple(Shell& sh, const ast::SimpleCommand& sc, bool tail) {
+  SimplePlan p;
+  bool skip_functions = false;
+  sh.subst_status = 0;
+  if (!plan_simple(sh, sc, p, skip_functions)) {
+    sh.status = 2;
+    return 2;
+  }
+  // `command [-p] NAME ARGS`: run NAME skipping functions (and without the special
+  // properties of special builtins). -v/-V are handled by the builtin itself.
+  while (!p.argv.empty() && p.argv[0] == "command" && p.argv.size() > 1 &&
+         (p.argv[1] == "-p" || p.argv[1] == "--" || p.argv[1][0] != '-')) {
+    p.argv.erase(p.argv.begin());
+    if (p.argv[0] == "-p" || p.argv[0] == "--") p.argv.erase(p.argv.begin());
+    if (p.argv.empty()) {
+      p.kind = SimplePlan::Kind::assignments_only;
+      break;
+    }
+    resolve(sh, p, true);
+    if (p.kind == SimplePlan::Kind::special_builtin) p.kind = SimplePlan::Kind::builtin;
+  }
+  if (sh.opt.xtrace) xtrace(sh, p);
+  int st = 0;
+  switch (p.kind) {
+    case SimplePlan::Kind::assignments_only: {
+      // Status: that of the last command substitution, if any (tracked by $?).
+      int subst_status = sh.subst_status;
+      FdSaver saver;
+      if (!apply_redirects(sh, p.redirects, saver)) return sh.status = 2;
+      for (auto& [n, v] : p.assigns)
+        if (!sh.assign(n, v)) throw FatalError{"", 2};
+      st = subst_status;
+      break;
+    }
+    case SimplePlan::Kind::special_builtin: {
+      if (p.builtin->name == "exec") {
+        st = run_exec_builtin(sh, p);
+        break;
+      }
+      FdSaver saver;
+      if (!apply_redirects(sh, p.redirects, saver)) {
+        if (!sh.opt.interactive) throw FatalError{"", 2};
+        return sh.status = 2;
+      }
+      for (auto& [n, v] : p.assigns)
+        if (!sh.assign(n, v)) throw FatalError{"", 2};
+      st = p.builtin->fn(sh, p.argv);
+      st = flush_builtin_output(sh, st, p.argv[0]);
+      break;
+    }
+    case SimplePlan::Kind::builtin: {
+      TempAssigns ta(sh, p);
+      FdSaver saver;
+      if (!apply_redirects(sh, p.redirects, saver)) return sh.status = 2;
+      st = p.builtin->fn(sh, p.argv);
+      st = flush_builtin_output(sh, st, p.argv[0]);
+      break;
+    }
+    case SimplePlan::Kind::function: {
+      TempAssigns ta(sh, p);
+      FdSaver saver;
+      if (!apply_redirects(sh, p.redirects, saver)) return sh.status = 2;
+      st = sh.call_function(p.function, p.argv);
+      break;
+    }
+    case SimplePlan::Kind::external:
+      st = run_external(sh, p, tail);
+      break;
+    case SimplePlan::Kind::not_found: {
+      FdSaver saver;
+      if (!apply_redirects(sh, p.redirects, saver)) return sh.status = 2;
+      sh.error(p.argv[0] + ": not found");
+      st = 127;
+      break;
+    }
+  }
+  sh.status = st;
+  return st;
+}
+
+int Shell::call_function(const std::shared_ptr<const ast::Command>& body, std::vector<std::string>& argv) {
+  if (call_depth >= kMaxCallDepth)
+    throw FatalError{argv[0] + ": function call depth limit (" + std::to_string(kMaxCallDepth) + ") reached", 2};
+  // Keep the body alive even if the function redefines or unsets itself.
+  std::shared_ptr<const ast::Command> keep = body;
+  std::vector<std::string> saved_params(argv.begin() + 1, argv.end());
+  saved_params.swap(params);
+  ++call_depth;
+  vars.push_scope();
+  struct Restore {
+    Shell& sh;
+    std::vector<std::string>& saved;
+    ~Restore() {
+      sh.vars.pop_scope();
+      --sh.call_depth;
+      sh.params.swap(saved);
+    }
+  } restore{*this, saved_params};
+  int st = eval_command(*keep, false);
+  if (ctl == Ctl::ret) {
+    ctl = Ctl::none;
+    st = exit_status_for_ctl;
+  }
+  status = st;
+  return st;
+}
+
+std::string Shell::find_command(std::string_view name, bool use_hash) {
+  if (hashed_generation != vars.path_generation()) {
+    hashed.clear();
+    hashed_generation = vars.path_generation();
+  }
+  if (use_hash) {
+    auto it = hashed.find(name);
+    if (it != hashed.end()) return it->second;
+  }
+  const std::string* path = vars.get("PATH");
+  std::string_view dirs = path ? std::string_view(*path) : std::string_view("/usr/local/bin:/usr/bin:/bin");
+  std::string candidate, non_exec;
+  size_t start = 0;
+  for (;;) {
+    size_t colon = dirs.find(':', start);
+    std::string_view dir = dirs.substr(start, colon == std::string_view::npos ? dirs.npos : colon - start);
+    candidate.assign(dir.empty() ? "." : dir);
+    candidate += '/';
+    candidate += name;
+    struct stat st;
+    if (::stat(candidate.c_str(), &st) == 0 && S_ISREG(st.st_mode)) {
+      if (::access(candidate.c_str(), X_OK) == 0) {
+        hashed[std::string(name)] = candidate;
+        return candidate;
+      }
+      if (non_exec.empty()) non_exec = candidate;
+    }
+    if (colon == std::string_view::npos) break;
+    start = colon + 1;
+  }
+  return non_exec;  // found but not executable: exec reports 126
+}
+
+}  // namespace lash::exec

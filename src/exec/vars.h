@@ -1,0 +1,85 @@
+// Shell variables: values, export/readonly flags, function-local scopes, and the
+// environment handed to children (cached between changes).
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace lash::exec {
+
+struct StringHash {
+  using is_transparent = void;
+  size_t operator()(std::string_view s) const noexcept { return std::hash<std::string_view>{}(s); }
+};
+struct StringEq {
+  using is_transparent = void;
+  bool operator()(std::string_view a, std::string_view b) const noexcept { return a == b; }
+};
+template <typename V>
+using StringMap = std::unordered_map<std::string, V, StringHash, StringEq>;
+
+struct Var {
+  enum : uint8_t { exported = 1, readonly = 2, set = 4 };
+  std::string value;
+  uint8_t flags = 0;
+  bool is_set() const { return flags & set; }
+};
+
+class Vars {
+ public:
+  // The value, or nullptr when unset.
+  const std::string* get(std::string_view name) const {
+    auto it = map_.find(name);
+    if (it == map_.end() || !it->second.is_set()) return nullptr;
+    return &it->second.value;
+  }
+  const Var* find(std::string_view name) const {
+    auto it = map_.find(name);
+    return it == map_.end() ? nullptr : &it->second;
+  }
+  // false if the variable is read-only (the value is unchanged).
+  bool set(std::string_view name, std::string value, bool export_it = false);
+  // false if read-only.
+  bool unset(std::string_view name);
+  // `export name` / `readonly name` without value.
+  void set_flag(std::string_view name, uint8_t flag);
+  void clear_flag(std::string_view name, uint8_t flag);
+
+  // Imports "NAME=VALUE" strings as exported variables.
+  void import_environ(char** envp);
+
+  // `local name`: saves the current state to be restored when the scope ends.
+  void push_scope();
+  void pop_scope();
+  bool in_scope() const { return !scopes_.empty(); }
+  void make_local(std::string_view name);
+
+  // NAME=VALUE for every exported, set variable, sorted by name.
+  const std::vector<std::string>& environment();
+  // Sorted names of all variables (for `set`, `export -p`, `readonly -p`).
+  std::vector<std::string> names() const;
+
+  // Incremented whenever PATH changes (the command hash table keys on it).
+  uint64_t path_generation() const { return path_gen_; }
+
+  bool allexport = false;  // set -a
+
+ private:
+  void touched(std::string_view name, bool exported_before, bool exported_after);
+
+  StringMap<Var> map_;
+  struct Saved {
+    std::string name;
+    bool existed;
+    Var var;
+  };
+  std::vector<std::vector<Saved>> scopes_;
+  std::vector<std::string> env_cache_;
+  bool env_dirty_ = true;
+  uint64_t path_gen_ = 0;
+};
+
+}  // namespace lash::exec

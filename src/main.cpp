@@ -1,0 +1,259 @@
+// lash: argument parsing, session start and end. Everything else lives in the
+// layer libraries.
+#include <fcntl.h>
+#include <limits.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "builtins/families.h"
+#include "exec/options.h"
+#include "exec/shell.h"
+#include "lash_config.h"
+#include "syntax/ast_dump.h"
+#include "syntax/parser.h"
+
+extern char** environ;
+
+namespace {
+
+using lash::exec::Shell;
+
+constexpr const char* kUsage =
+    "Usage: lash [OPTIONS] [FILE [ARGS...]]\n"
+    "       lash [OPTIONS] -c COMMANDS [NAME [ARGS...]]\n"
+    "       lash [OPTIONS] -s [ARGS...]\n"
+    "\n"
+    "A POSIX shell in which every session runs under a security profile.\n"
+    "\n"
+    "Options:\n"
+    "  -c COMMANDS            run COMMANDS; $0 is NAME, $1... are ARGS\n"
+    "  -s                     read commands from standard input\n"
+    "  -i                     interactive\n"
+    "  -l, --login            login shell: read /etc/lash/login, then $LASH_HOME/login\n"
+    "  -p NAME, --profile NAME, --profile=NAME\n"
+    "                         run under the security profile NAME\n"
+    "  -e -u -x -v -f -n -C -a  as for `set` (+X turns an option off)\n"
+    "  -o OPTION, +o OPTION   set or unset a long option (pipefail, noclobber, ...)\n"
+    "  --dump-ast             with -n: print the syntax tree instead of running\n"
+    "  --version              print the version and exit\n"
+    "  --help                 print this help and exit\n"
+    "\n"
+    "Exit status: 0 success, 1 builtin failure, 2 usage or syntax error,\n"
+    "126 refused by the profile or not executable, 127 not found, 128+N signal N.\n";
+
+struct Invocation {
+  bool command_mode = false;  // -c
+  std::string command;
+  bool stdin_mode = false;    // -s
+  bool interactive = false;   // -i
+  bool login = false;
+  bool dump_ast = false;
+  std::string profile;        // -p NAME (policy layer)
+  std::vector<std::string> operands;
+};
+
+[[noreturn]] void usage_error(const std::string& msg) {
+  std::string text = "lash: " + msg + "\n" + "Try 'lash --help' for more information.\n";
+  (void)!::write(2, text.data(), text.size());
+  ::_exit(2);
+}
+
+// Parses options up to the first operand. Shell options go straight into sh.
+Invocation parse_args(Shell& sh, int argc, char** argv) {
+  Invocation inv;
+  int i = 1;
+  for (; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a == "--") {
+      ++i;
+      break;
+    }
+    if (a == "--version") {
+      std::string v = std::string("lash ") + LASH_VERSION + "\n";
+      (void)!::write(1, v.data(), v.size());
+      ::_exit(0);
+    }
+    if (a == "--help") {
+      (void)!::write(1, kUsage, std::strlen(kUsage));
+      ::_exit(0);
+    }
+    if (a == "--login") {
+      inv.login = true;
+      continue;
+    }
+    if (a == "--dump-ast") {
+      inv.dump_ast = true;
+      continue;
+    }
+    if (a == "--profile" || a.rfind("--profile=", 0) == 0) {
+      if (a == "--profile") {
+        if (i + 1 >= argc) usage_error("--profile needs a profile name");
+        inv.profile = argv[++i];
+      } else {
+        inv.profile = a.substr(10);
+      }
+      continue;
+    }
+    if (a.size() >= 2 && a[0] == '-' && a[1] == '-') usage_error("unknown option '" + a + "'");
+    if (a.size() < 2 || (a[0] != '-' && a[0] != '+')) break;
+    bool on = a[0] == '-';
+    for (size_t k = 1; k < a.size(); ++k) {
+      char c = a[k];
+      if (on && c == 'c') {
+        inv.command_mode = true;
+      } else if (on && c == 's') {
+        inv.stdin_mode = true;
+      } else if (on && c == 'i') {
+        inv.interactive = true;
+      } else if (on && c == 'l') {
+        inv.login = true;
+      } else if (on && c == 'p') {
+        if (i + 1 >= argc) usage_error("-p needs a profile name");
+        inv.profile = argv[++i];
+      } else if (c == 'o') {
+        if (i + 1 >= argc) {
+          std::string list = lash::exec::list_options(sh, !on);
+          (void)!::write(1, list.data(), list.size());
+          continue;
+        }
+        std::string name = argv[++i];
+        if (!lash::exec::set_long_option(sh, name, on)) usage_error("unknown option name '" + name + "'");
+      } else if (!lash::exec::set_short_option(sh, c, on)) {
+        usage_error(std::string("unknown option '") + a[0] + c + "'");
+      }
+    }
+  }
+  for (; i < argc; ++i) inv.operands.push_back(argv[i]);
+  if (inv.command_mode) {
+    if (inv.operands.empty()) usage_error("-c needs a command string");
+    inv.command = inv.operands.front();
+    inv.operands.erase(inv.operands.begin());
+  }
+  return inv;
+}
+
+void init_variables(Shell& sh) {
+  sh.vars.import_environ(environ);
+  sh.vars.set("IFS", " \t\n");
+  if (!sh.vars.get("PS1")) sh.vars.set("PS1", ::geteuid() == 0 ? "# " : "$ ");
+  if (!sh.vars.get("PS2")) sh.vars.set("PS2", "> ");
+  if (!sh.vars.get("PS4")) sh.vars.set("PS4", "+ ");
+  sh.vars.set("OPTIND", "1");
+  sh.vars.set("PPID", std::to_string(::getppid()));
+  // PWD from the environment is kept only if it names the current directory.
+  char buf[PATH_MAX];
+  const std::string* pwd = sh.vars.get("PWD");
+  struct stat a, b;
+  bool pwd_ok = pwd && !pwd->empty() && (*pwd)[0] == '/' && ::stat(pwd->c_str(), &a) == 0 &&
+                ::stat(".", &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+  if (!pwd_ok && ::getcwd(buf, sizeof buf)) sh.vars.set("PWD", buf);
+}
+
+bool read_all(int fd, std::string& out) {
+  char buf[65536];
+  for (;;) {
+    ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return false;
+    if (n == 0) return true;
+    out.append(buf, size_t(n));
+  }
+}
+
+std::string lash_home(Shell& sh) {
+  const std::string* h = sh.vars.get("LASH_HOME");
+  if (h && !h->empty()) return *h;
+  const std::string* home = sh.vars.get("HOME");
+  return (home ? *home : std::string()) + "/.lash";
+}
+
+// Login shells read the system login file, then the user's.
+void run_login_files(Shell& sh) {
+  for (const std::string& path : {std::string(LASH_SYSTEM_DIR) + "/login", lash_home(sh) + "/login"}) {
+    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) continue;
+    std::string text;
+    bool ok = read_all(fd, text);
+    ::close(fd);
+    if (!ok) continue;
+    try {
+      sh.run_text(text, path);
+    } catch (const lash::exec::FatalError&) {
+    }
+    sh.ctl = lash::exec::Ctl::none;
+  }
+}
+
+int dump_ast(const std::string& text, const std::string& name) {
+  lash::syntax::ParseOptions po;
+  po.filename = name;
+  auto r = lash::syntax::parse(text, po);
+  if (r.error) {
+    std::string msg = "lash: " + r.error->render() + "\n";
+    (void)!::write(2, msg.data(), msg.size());
+    return 2;
+  }
+  std::string d = lash::syntax::dump(*r.program);
+  (void)!::write(1, d.data(), d.size());
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  lash::builtins::register_all();
+  Shell sh;
+  init_variables(sh);
+  Invocation inv = parse_args(sh, argc, argv);
+  if (argv[0] && argv[0][0] == '-') inv.login = true;
+
+  bool from_stdin = !inv.command_mode && (inv.stdin_mode || inv.operands.empty());
+  if (inv.interactive || (from_stdin && !inv.stdin_mode && ::isatty(0) && ::isatty(2))) sh.opt.interactive = true;
+  sh.opt.stdin_cmds = from_stdin;
+  sh.install_signal_handlers();
+  if (sh.opt.interactive) sh.install_interactive_handlers();
+
+  if (inv.login) run_login_files(sh);
+
+  if (inv.command_mode) {
+    sh.arg0 = inv.operands.empty() ? argv[0] : inv.operands.front();
+    if (!inv.operands.empty()) sh.params.assign(inv.operands.begin() + 1, inv.operands.end());
+    if (inv.dump_ast) return dump_ast(inv.command, "-c");
+    int st = sh.run_text(inv.command, "-c");
+    sh.exit_shell(sh.ctl == lash::exec::Ctl::exit ? sh.exit_status_for_ctl : st);
+  }
+  if (!from_stdin) {
+    const std::string& file = inv.operands.front();
+    sh.arg0 = file;
+    sh.params.assign(inv.operands.begin() + 1, inv.operands.end());
+    int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+      int err = errno;
+      std::string msg = "lash: cannot open " + file + ": " + std::strerror(err) + "\n";
+      (void)!::write(2, msg.data(), msg.size());
+      return err == ENOENT ? 127 : 126;
+    }
+    // Keep the script's fd out of the range scripts use (0-9).
+    int high = ::fcntl(fd, F_DUPFD_CLOEXEC, 10);
+    if (high >= 0) {
+      ::close(fd);
+      fd = high;
+    }
+    if (inv.dump_ast) {
+      std::string text;
+      read_all(fd, text);
+      return dump_ast(text, file);
+    }
+    int st = sh.run_fd(fd, file);
+    sh.exit_shell(sh.ctl == lash::exec::Ctl::exit ? sh.exit_status_for_ctl : st);
+  }
+  sh.arg0 = argv[0];
+  sh.params = inv.operands;
+  int st = sh.run_fd(0, "stdin");
+  sh.exit_shell(sh.ctl == lash::exec::Ctl::exit ? sh.exit_status_for_ctl : st);
+}
