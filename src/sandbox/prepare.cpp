@@ -8,7 +8,7 @@
 
 #include "sandbox/cgroup.h"
 #include "sandbox/landlock.h"
-#include "sandbox/seccomp.h"
+#include "sandbox/seccomp_filter.h"
 #include "sandbox/watchdog.h"
 
 namespace lash::sandbox {

@@ -1,6 +1,6 @@
 // Built in the parent, once: libseccomp allocates and is not async-signal-safe, so
 // the child gets only the exported BPF instructions (examples.md §2.2).
-#include "sandbox/seccomp.h"
+#include "sandbox/seccomp_filter.h"
 
 #include <fcntl.h>
 #include <linux/sched.h>
