@@ -6,4 +6,6 @@
 
 namespace lash::syntax {
 std::string dump(const ast::List& program);
+// The same tree on one line ("list { a; b }"), handy for assertions in tests.
+std::string dump_line(const ast::List& program);
 }

@@ -22,6 +22,13 @@ struct ParseOptions {
   // Alias lookup for the command word (POSIX 2.3.1). Returns the replacement text or
   // nullptr. May be empty. An alias ending in a blank makes the next word eligible too.
   std::function<const std::string*(std::string_view)> alias;
+  // Parser::next() only (parse() always behaves as if true): the end of the text is
+  // the true end of input, so a here-document without its delimiter line takes
+  // the body up to the end (as dash does) and a trailing backslash-newline is
+  // ignored. When false (a line-fed reader that may supply more text), both are
+  // reported as incomplete errors: "unterminated here-document (expecting 'EOF')",
+  // "unexpected end of file after line continuation".
+  bool text_is_complete = false;
 };
 
 struct SyntaxError {
@@ -56,7 +63,11 @@ class Parser {
   };
   // Next complete command: everything up to and including the next unnested newline
   // (and any here-document bodies that follow it). After an error, parsing does not
-  // continue (next() keeps returning the error).
+  // continue (next() keeps returning the error). Empty and comment-only lines are
+  // skipped: a returned command always has at least one item; Kind::end at the end
+  // of the text.
+  // Here-documents whose body runs into the end of the text: see
+  // ParseOptions::text_is_complete.
   Item next();
 
   // Byte offset of the first byte not consumed yet.

@@ -1,0 +1,240 @@
+// Tokens: operators, newlines, words, io_numbers; comments; alias substitution.
+#include <string>
+
+#include "syntax/parser_impl.h"
+
+namespace lash::syntax::detail {
+
+namespace {
+// Upper bound on alias substitutions while parsing one complete command: stops
+// exponential alias chains (each ending in a blank) from running away.
+constexpr uint32_t kMaxAliasSubstitutions = 100000;
+
+bool is_word_end(int c) {
+  switch (c) {
+    case kEof: case ' ': case '\t': case '\n':
+    case ';': case '&': case '|': case '<': case '>': case '(': case ')':
+      return true;
+    default:
+      return false;
+  }
+}
+}  // namespace
+
+std::string_view Token::text() const {
+  if (!plain || word.parts.empty()) return {};
+  return std::get<ast::Literal>(word.parts[0].v).text;
+}
+
+bool is_reserved_word(std::string_view w) {
+  switch (w.size()) {
+    case 1: return w == "!" || w == "{" || w == "}";
+    case 2: return w == "if" || w == "fi" || w == "do" || w == "in";
+    case 3: return w == "for";
+    case 4: return w == "then" || w == "else" || w == "elif" || w == "done" || w == "case" ||
+                   w == "esac";
+    case 5: return w == "while" || w == "until";
+    default: return false;
+  }
+}
+
+Token& ParserImpl::peek() {
+  if (!have_tok_) {
+    lex_token();
+    have_tok_ = true;
+  }
+  return tok_;
+}
+
+Token& ParserImpl::peek_word(unsigned flags) {
+  for (;;) {
+    Token& t = peek();
+    if (t.kind != Tok::word || !t.plain || t.alias_tried || !opts_.alias) return t;
+    if (!(flags & kAliases) && !t.alias_check) return t;
+    if ((flags & kKeywords) && is_reserved_word(t.text())) return t;
+    if (!try_alias(t)) return t;
+    // The first word of the replacement is eligible too (alias chains).
+    flags |= kAliases;
+  }
+}
+
+bool ParserImpl::try_alias(Token& t) {
+  t.alias_tried = true;
+  std::string_view name = t.text();
+  if (rd_.alias_in_use(name)) return false;
+  const std::string* value = opts_.alias(name);
+  if (!value) return false;
+  if (++alias_count_ > kMaxAliasSubstitutions || rd_.alias_depth() >= opts_.max_depth)
+    fail(t.begin, "too many alias substitutions");
+  rd_.push_alias(name, *value, t.begin, t.end);
+  have_tok_ = false;
+  return true;
+}
+
+void ParserImpl::consume() {
+  Token& t = peek();
+  have_tok_ = false;
+  last_end_ = t.end;
+  if (t.kind == Tok::newline && !pending_.empty()) read_heredocs();
+}
+
+void ParserImpl::lex_token() {
+  // Built in a local: a word may contain $(...), whose nested parse uses tok_.
+  Token t;
+  int c;
+  for (;;) {
+    c = rd_.peek();
+    if (c == ' ' || c == '\t') {
+      rd_.get();
+    } else if (c == '#') {
+      // A comment runs to the end of the line (a trailing backslash does not
+      // continue it).
+      for (int d = rd_.peek_raw(); d != kEof && d != '\n'; d = rd_.peek_raw()) rd_.get_raw();
+    } else {
+      break;
+    }
+  }
+  t.alias_check = rd_.take_alias_check();
+  t.begin = rd_.pos();
+  auto op = [&](Tok k, int n) {
+    for (int i = 0; i < n; ++i) rd_.get();
+    t.kind = k;
+  };
+  auto next_is = [&](int ch) {
+    rd_.get();
+    if (rd_.peek() != ch) return false;
+    rd_.get();
+    return true;
+  };
+  switch (c) {
+    case kEof:
+      if (!text_complete_ && rd_.continuation_at_eof())
+        fail(t.begin, "unexpected end of file after line continuation", true);
+      t.kind = Tok::eof;
+      break;
+    case '\n': op(Tok::newline, 1); break;
+    case '(': op(Tok::lparen, 1); break;
+    case ')': op(Tok::rparen, 1); break;
+    case '&':
+      rd_.get();
+      c = rd_.peek();
+      if (c == '&') op(Tok::and_if, 1);
+      else if (c == '>') op(Tok::and_great, 1);
+      else t.kind = Tok::amp;
+      break;
+    case '|': t.kind = next_is('|') ? Tok::or_if : Tok::pipe; break;
+    case ';':
+      rd_.get();
+      c = rd_.peek();
+      if (c == ';') op(Tok::dsemi, 1);
+      else if (c == '&') op(Tok::semi_and, 1);
+      else t.kind = Tok::semi;
+      break;
+    case '<':
+      rd_.get();
+      c = rd_.peek();
+      if (c == '<') {
+        rd_.get();
+        if (rd_.peek() == '-') op(Tok::dlessdash, 1);
+        else t.kind = Tok::dless;
+      } else if (c == '&') {
+        op(Tok::lessand, 1);
+      } else if (c == '>') {
+        op(Tok::lessgreat, 1);
+      } else {
+        t.kind = Tok::less;
+      }
+      break;
+    case '>':
+      rd_.get();
+      c = rd_.peek();
+      if (c == '>') op(Tok::dgreat, 1);
+      else if (c == '|') op(Tok::clobber, 1);
+      else if (c == '&') op(Tok::greatand, 1);
+      else t.kind = Tok::great;
+      break;
+    default:
+      lex_word(t);
+      break;
+  }
+  t.end = rd_.end_off();
+  if (t.end < t.begin.off) t.end = t.begin.off;
+  tok_ = std::move(t);
+}
+
+void ParserImpl::lex_word(Token& t) {
+  t.kind = Tok::word;
+  PartsBuilder b(t.word.parts);
+  bool plain = true;
+  for (;;) {
+    int c = rd_.peek();
+    if (is_word_end(c)) break;
+    switch (c) {
+      case '\\':
+        plain = false;
+        backslash(b, Ctx::unquoted, false);
+        break;
+      case '\'':
+        plain = false;
+        single_quoted(b);
+        break;
+      case '"': {
+        plain = false;
+        ast::DoubleQuoted dq = double_quoted();
+        b.push(ast::WordPart{std::move(dq)});
+        break;
+      }
+      case '$':
+        plain = false;
+        dollar(b, Ctx::unquoted);
+        break;
+      case '`':
+        plain = false;
+        backquote(b, Ctx::unquoted);
+        break;
+      case 0:
+        nul_byte();
+      default: {
+        // Fast path: copy a run of ordinary characters straight from the text.
+        std::string_view rest = rd_.rest();
+        size_t n = 0;
+        while (n < rest.size()) {
+          unsigned char ch = static_cast<unsigned char>(rest[n]);
+          if (ch == 0 || ch == '\\' || ch == '\'' || ch == '"' || ch == '$' || ch == '`' ||
+              is_word_end(ch))
+            break;
+          ++n;
+        }
+        if (n == 0) {  // cannot happen (c is ordinary), but never loop forever
+          b.add(rd_.get(), false);
+        } else {
+          b.add(rest.substr(0, n), false);
+          rd_.skip_raw(n);
+        }
+        break;
+      }
+    }
+  }
+  b.flush();
+  t.plain = plain && t.word.parts.size() == 1;
+  t.word.range = {t.begin.off, rd_.end_off(), t.begin.line};
+  if (t.plain) {
+    // io_number: digits immediately followed by '<' or '>'.
+    int c = rd_.peek();
+    std::string_view s = t.text();
+    if ((c == '<' || c == '>') && !s.empty() && s.size() <= 9) {
+      int v = 0;
+      bool digits = true;
+      for (char ch : s) {
+        if (ch < '0' || ch > '9') { digits = false; break; }
+        v = v * 10 + (ch - '0');
+      }
+      if (digits) {
+        t.kind = Tok::io_number;
+        t.io_number = v;
+      }
+    }
+  }
+}
+
+}  // namespace lash::syntax::detail

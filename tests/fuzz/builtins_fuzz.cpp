@@ -1,0 +1,40 @@
+// libFuzzer target for the printf formatting core and test/[ evaluation. Input:
+// arguments separated by NUL bytes (the first is printf's format). Nothing may
+// crash; test's status is 0, 1 or 2 with a message exactly when it is 2.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "builtins/printf_format.h"
+#include "builtins/test_eval.h"
+
+namespace {
+void check(bool ok) {
+  if (!ok) __builtin_trap();
+}
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  std::string_view in(reinterpret_cast<const char*>(data), size);
+  std::vector<std::string> args;
+  size_t start = 0;
+  for (;;) {
+    size_t z = in.find('\0', start);
+    args.emplace_back(in.substr(start, z == std::string_view::npos ? z : z - start));
+    if (z == std::string_view::npos) break;
+    start = z + 1;
+  }
+  // Huge field widths are legitimate but slow: keep the output small.
+  if (args[0].find_first_of("123456789*") == std::string::npos || args[0].size() < 64) {
+    std::vector<std::string> rest(args.begin() + 1, args.end());
+    auto p = lash::builtins::printf_format(args[0], rest);
+    check(p.status >= 0 && p.status <= 2);
+    check((p.status == 0) == p.errors.empty());
+  }
+  auto t = lash::builtins::test_eval(args);
+  check(t.status >= 0 && t.status <= 2);
+  check((t.status == 2) == !t.error.empty());
+  return 0;
+}
