@@ -20,6 +20,7 @@
 #include "sandbox/child.h"
 
 #include <fcntl.h>
+#include <sched.h>
 #include <linux/close_range.h>
 #include <linux/seccomp.h>
 #include <sys/prctl.h>
@@ -49,6 +50,16 @@ bool step_join_cgroup(const Prepared& p) {
     if (n != 1) return false;
   }
   return true;
+}
+
+// setns(CLONE_NEWNS) moves root and cwd to the namespace's root: go back to lash's
+// cwd by name, so relative paths resolve inside the namespace (an fd to the old cwd
+// would keep the child in the host's mounts, beside the read-only binds).
+bool step_namespaces(const Prepared& p, const char* cwd) {
+  if (!p.mntns.valid()) return true;
+  if (p.userns.valid() && setns(p.userns.get(), CLONE_NEWUSER) != 0) return false;
+  if (setns(p.mntns.get(), CLONE_NEWNS) != 0) return false;
+  return cwd == nullptr || chdir(cwd) == 0;
 }
 
 bool step_rlimits(const Prepared& p) {
@@ -181,14 +192,21 @@ void send_status(int fd, ChildStep step, int err, int index) {
 
 // enforcement.md "For every fork": join the session cgroup, (enter the session
 // namespaces: not yet), rlimits, NO_NEW_PRIVS, Landlock, seccomp last.
-int apply_sandbox(const Prepared& p, StatusRecord* rec) {
+int apply_sandbox(const Prepared& p, const char* cwd, StatusRecord* rec) {
   if (g_sandboxed || !p.active()) return 0;
+  if (!step_join_cgroup(p)) {
+    *rec = StatusRecord{static_cast<int>(ChildStep::cgroup), errno, -1};
+    return -1;
+  }
+  if (!step_namespaces(p, cwd)) {
+    *rec = StatusRecord{static_cast<int>(ChildStep::namespaces), errno, -1};
+    return -1;
+  }
   struct Step {
     bool (*run)(const Prepared&);
     ChildStep name;
   };
   static constexpr Step steps[] = {
-      {step_join_cgroup, ChildStep::cgroup},
       {step_rlimits, ChildStep::rlimits},
       {step_no_new_privs, ChildStep::no_new_privs},
       {step_landlock, ChildStep::landlock},
@@ -212,7 +230,7 @@ void run_child(const ChildArgs& a) {
   if (!step_process_group(a)) fail(a, ChildStep::process_group, errno, -1);
 
   StatusRecord rec{};
-  if (apply_sandbox(*a.prepared, &rec) != 0)
+  if (apply_sandbox(*a.prepared, a.cwd, &rec) != 0)
     fail(a, static_cast<ChildStep>(rec.step), rec.err, -1);
   if (!step_close_fds(*a.prepared)) fail(a, ChildStep::close_fds, errno, -1);
 

@@ -39,6 +39,7 @@ struct ChildArgs {
   std::size_t n_ignore_signals = 0;
   pid_t pgid = -1;
   int status_fd = -1;  // child end of the status socket (O_CLOEXEC)
+  const char* cwd = nullptr;  // lash's cwd, re-entered after joining the mount namespace
 };
 
 // launch(): the whole child sequence. Never returns: execve or _exit(126/127).
@@ -46,7 +47,7 @@ struct ChildArgs {
 
 // fork_shell(): apply only the Prepared sandbox steps. Returns 0, or -1 with the
 // failed step and errno stored in *rec.
-int apply_sandbox(const Prepared& p, StatusRecord* rec);
+int apply_sandbox(const Prepared& p, const char* cwd, StatusRecord* rec);
 
 // True in a process that already runs under the session sandbox.
 bool in_sandbox();

@@ -220,8 +220,8 @@ SandboxPlan compile(const policy::ResolvedProfile& profile, const SessionContext
     b.exec_grants();
     if (caps.landlock_abi < 1) b.plan.unenforced.push_back("filesystem and programs: " + caps.landlock_error);
     if (!b.plan.protect.empty())
-      b.plan.unenforced.push_back("filesystem.protect: refused by the policy layer only; the kernel layer "
-                                  "(read-only binds in a mount namespace) is not in place yet");
+      b.plan.unenforced.push_back("filesystem.protect: read-only binds cover the paths that exist at session "
+                                  "start; a protected path created later is not covered");
   } else {
     // The tmpdir still exists (and is removed at exit) with an open filesystem.
     for (const auto& w : ctx.facts.writable_roots)

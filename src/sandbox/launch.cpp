@@ -78,6 +78,15 @@ void parent_setpgid(pid_t pid, pid_t pgid) {
   setpgid(pid, pgid == 0 ? pid : pgid);  // EACCES after execve is harmless
 }
 
+std::string current_dir() {
+  std::string buf(256, '\0');
+  while (getcwd(buf.data(), buf.size()) == nullptr) {
+    if (errno != ERANGE) return "/";
+    buf.resize(buf.size() * 2);
+  }
+  return buf.c_str();
+}
+
 std::vector<char*> c_array(const std::vector<std::string>& v) {
   std::vector<char*> out;
   out.reserve(v.size() + 1);
@@ -137,6 +146,11 @@ Result<LaunchResult> launch(const Prepared& prepared, const SpawnSpec& spec) {
   args.n_ignore_signals = spec.ignore_signals.size();
   args.pgid = spec.pgid;
   args.status_fd = pair->child.get();
+  std::string cwd;
+  if (prepared.mntns.valid()) {
+    cwd = current_dir();
+    args.cwd = cwd.c_str();
+  }
 
   pid_t pid;
   {
@@ -182,7 +196,8 @@ Result<pid_t> fork_shell(const Prepared& prepared, pid_t pgid) {
       _exit(126);
     }
     StatusRecord rec{};
-    if (detail::apply_sandbox(prepared, &rec) != 0) {
+    std::string cwd = prepared.mntns.valid() ? current_dir() : std::string();
+    if (detail::apply_sandbox(prepared, cwd.empty() ? nullptr : cwd.c_str(), &rec) != 0) {
       detail::send_status(pair->child.get(), static_cast<ChildStep>(rec.step), rec.err, -1);
       _exit(126);
     }

@@ -8,6 +8,7 @@
 
 #include "sandbox/cgroup.h"
 #include "sandbox/landlock.h"
+#include "sandbox/ns.h"
 #include "sandbox/seccomp_filter.h"
 #include "sandbox/watchdog.h"
 
@@ -83,6 +84,20 @@ Result<Prepared> prepare(const SandboxPlan& plan, const Capabilities& caps) {
 
   if (auto r = prepare_landlock(p, plan, caps); !r) return cleanup_on_error(r.error());
   if (auto r = prepare_seccomp(p, plan, caps); !r) return cleanup_on_error(r.error());
+
+  if (plan.restrict_fs && !plan.protect.empty()) {
+    auto ns = make_protect_namespace(plan.protect, caps);
+    if (!ns) {
+      if (plan.fs_enforcement != Enforcement::warn) return cleanup_on_error(ns.error());
+      p.notes.push_back("filesystem.protect is NOT enforced by the kernel (enforcement = warn): " +
+                        ns.error().message());
+    } else {
+      p.userns = std::move(ns->user);
+      p.mntns = std::move(ns->mnt);
+      for (const auto& m : ns->missing)
+        p.notes.push_back("filesystem.protect: " + m + " does not exist, so it is not kept read-only");
+    }
+  }
 
   auto cg = create_session_cgroup(caps, plan.limits, "lash-" + std::to_string(getpid()));
   if (!cg) return cleanup_on_error(cg.error());

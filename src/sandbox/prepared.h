@@ -21,6 +21,7 @@ struct RlimitSetting {
 struct Prepared {
   // ---- applied in every child, in this order (child.cpp) ----
   std::vector<unique_fd> cgroup_procs;  // each child writes "0" to join before user code
+  unique_fd userns, mntns;              // session namespaces (protect binds); entered with setns
   std::vector<RlimitSetting> rlimits;
   bool no_new_privs = false;
   unique_fd landlock;                   // ruleset fd (O_CLOEXEC), invalid: no Landlock
@@ -36,7 +37,7 @@ struct Prepared {
 
   // True when a child has anything to apply.
   bool active() const {
-    return !cgroup_procs.empty() || !rlimits.empty() || no_new_privs || landlock.valid() ||
+    return !cgroup_procs.empty() || mntns.valid() || !rlimits.empty() || no_new_privs || landlock.valid() ||
            !seccomp.empty() || close_fds;
   }
 };

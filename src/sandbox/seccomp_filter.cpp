@@ -33,6 +33,7 @@ const char* const kDenied[] = {
     "keyctl", "add_key", "request_key",
     "init_module", "finit_module", "delete_module",
     "open_by_handle_at",  // bypasses path-based rules with CAP_DAC_READ_SEARCH
+    "setns",              // would leave the session mount namespace (protect binds)
 };
 
 Result<void> rule(scmp_filter_ctx ctx, uint32_t action, const char* name, unsigned n,

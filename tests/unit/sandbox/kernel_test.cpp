@@ -337,3 +337,32 @@ TEST_CASE("the session tmpdir is made 0700, writable, not executable, removed at
   kill_all(prep);
   CHECK(access(t->c_str(), F_OK) != 0);
 }
+
+TEST_CASE("protect: git hooks and config stay read-only inside the writable workspace") {
+  TempDir work("protect");
+  REQUIRE(mkdir((work / ".git").c_str(), 0755) == 0);
+  REQUIRE(mkdir((work / ".git/hooks").c_str(), 0755) == 0);
+  write_text(work / ".git/config", "[core]\n");
+  PlanOptions o;
+  o.protect = {".git/hooks", ".git/config", ".git/missing"};
+  auto plan = make_plan(work.path, o, caps());
+  REQUIRE(plan.protect.size() == 3);
+  Prepared prep = must_prepare(plan, caps());
+  CHECK(run_probe(prep, {"open-write", work / ".git/hooks/pre-commit"}) == "EROFS");
+  CHECK(run_probe(prep, {"append", work / ".git/config"}) == "EROFS");
+  CHECK(run_probe(prep, {"open-write", work / ".git/other"}) == "ok");  // the rest stays writable
+  CHECK(run_probe(prep, {"open-read", work / ".git/config"}) == "ok");
+  // A relative path from lash's cwd resolves inside the namespace too.
+  char old[4096];
+  REQUIRE(getcwd(old, sizeof old));
+  REQUIRE(chdir(work.path.c_str()) == 0);
+  CHECK(run_probe(prep, {"open-write", ".git/hooks/post-checkout"}) == "EROFS");
+  CHECK(run_probe(prep, {"open-write", "plain"}) == "ok");
+  REQUIRE(chdir(old) == 0);
+  // The twin: without protect the same hook can be planted.
+  Prepared open = must_prepare(make_plan(work.path, {}, caps()), caps());
+  CHECK(run_probe(open, {"open-write", work / ".git/hooks/pre-commit"}) == "ok");
+  CHECK(read_text(work / ".git/config") == "[core]\n");
+  kill_all(prep);
+  kill_all(open);
+}

@@ -94,6 +94,7 @@ struct PlanOptions {
   std::vector<lash::policy::PortRange> ports;
   bool restrict_net = false;
   std::vector<std::string> read_only;
+  std::vector<std::string> protect;
 };
 
 // A profile like `ci`: allowlist (lash-probe + extras), WORK writable, baseline on.
@@ -104,7 +105,7 @@ inline SandboxPlan make_plan(const std::string& work, const PlanOptions& o, cons
   v.spawn_any.value = o.spawn_any;
   v.read_write.value = {work};
   v.read_only.value = o.read_only;
-  v.protect.value = {};
+  v.protect.value = o.protect;
   v.block_all_others.value = o.restrict_net;
   v.allow_ports.value = o.ports;
   v.max_memory.value = o.limits.memory;

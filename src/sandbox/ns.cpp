@@ -1,0 +1,125 @@
+#include "sandbox/ns.h"
+
+#include <fcntl.h>
+#include <sched.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+namespace lash::sandbox {
+namespace {
+
+bool write_proc(const char* path, const char* text) {
+  int fd = open(path, O_WRONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  ssize_t n = write(fd, text, strlen(text));
+  close(fd);
+  return n == static_cast<ssize_t>(strlen(text));
+}
+
+// A bind remount must keep the flags the kernel locked on the original mount
+// (nosuid, nodev, noexec, atime) or it fails with EPERM inside a user namespace.
+unsigned long kept_flags(const char* path) {
+  struct statvfs sv;
+  if (statvfs(path, &sv) != 0) return 0;
+  unsigned long f = 0;
+  if (sv.f_flag & ST_NOSUID) f |= MS_NOSUID;
+  if (sv.f_flag & ST_NODEV) f |= MS_NODEV;
+  if (sv.f_flag & ST_NOEXEC) f |= MS_NOEXEC;
+  if (sv.f_flag & ST_NOATIME) f |= MS_NOATIME;
+  if (sv.f_flag & ST_NODIRATIME) f |= MS_NODIRATIME;
+  if (sv.f_flag & ST_RELATIME) f |= MS_RELATIME;
+  return f;
+}
+
+// Runs in the helper (a fork of lash before threads exist). Returns 0 or an errno.
+int setup_in_helper(uid_t uid, gid_t gid, const std::vector<std::string>& paths) {
+  if (uid != 0) {
+    // lash is non-dumpable, which makes /proc/self/*_map root-owned: this helper
+    // becomes dumpable to write its maps. Sandboxed processes still cannot reach it
+    // (Landlock refuses ptrace access to processes outside their domain).
+    if (prctl(PR_SET_DUMPABLE, 1, 0, 0, 0) != 0) return errno;
+    if (unshare(CLONE_NEWUSER | CLONE_NEWNS) != 0) return errno;
+    char map[64];
+    snprintf(map, sizeof map, "%u %u 1\n", uid, uid);
+    if (!write_proc("/proc/self/uid_map", map)) return errno ? errno : EPERM;
+    if (!write_proc("/proc/self/setgroups", "deny\n")) return errno ? errno : EPERM;
+    snprintf(map, sizeof map, "%u %u 1\n", gid, gid);
+    if (!write_proc("/proc/self/gid_map", map)) return errno ? errno : EPERM;
+  } else if (unshare(CLONE_NEWNS) != 0) {
+    return errno;
+  }
+  // Our binds must not propagate back to the host; host mounts still arrive.
+  if (mount(nullptr, "/", nullptr, MS_REC | MS_SLAVE, nullptr) != 0) return errno;
+  for (const std::string& p : paths) {
+    if (mount(p.c_str(), p.c_str(), nullptr, MS_BIND | MS_REC, nullptr) != 0) return errno;
+    unsigned long flags = MS_REMOUNT | MS_BIND | MS_RDONLY | kept_flags(p.c_str());
+    if (mount(nullptr, p.c_str(), nullptr, flags, nullptr) != 0) return errno;
+  }
+  return 0;
+}
+
+}  // namespace
+
+Result<SessionNamespaces> make_protect_namespace(const std::vector<std::string>& paths, const Capabilities& caps) {
+  SessionNamespaces out;
+  std::vector<std::string> present;
+  for (const auto& p : paths) {
+    struct stat st;
+    (lstat(p.c_str(), &st) == 0 && !S_ISLNK(st.st_mode) ? present : out.missing).push_back(p);
+  }
+  if (present.empty()) return out;
+  uid_t uid = geteuid();
+  if (uid != 0 && !caps.user_namespaces)
+    return Error{"filesystem.protect needs a user namespace, which this kernel refuses", "", EPERM, {}};
+
+  int ready[2], done[2];
+  if (pipe2(ready, O_CLOEXEC) != 0) return sys_error("cannot create a pipe", "", errno);
+  if (pipe2(done, O_CLOEXEC) != 0) {
+    close(ready[0]);
+    close(ready[1]);
+    return sys_error("cannot create a pipe", "", errno);
+  }
+  unique_fd ready_r(ready[0]), ready_w(ready[1]), done_r(done[0]), done_w(done[1]);
+  pid_t pid = fork();
+  if (pid < 0) return sys_error("cannot start the namespace helper", "", errno);
+  if (pid == 0) {
+    ready_r.reset();
+    done_w.reset();  // or the read below would never see EOF
+    int err = setup_in_helper(uid, getegid(), present);
+    (void)!write(ready_w.get(), &err, sizeof err);
+    char c;
+    (void)!read(done_r.get(), &c, 1);  // hold the namespaces until lash has opened them
+    _exit(0);
+  }
+  ready_w.reset();
+  done_r.reset();
+  int err = EPROTO;
+  ssize_t n = read(ready_r.get(), &err, sizeof err);
+  Error failure;
+  bool ok = n == static_cast<ssize_t>(sizeof err) && err == 0;
+  if (ok) {
+    std::string base = "/proc/" + std::to_string(pid) + "/ns/";
+    if (uid != 0) out.user.reset(open((base + "user").c_str(), O_RDONLY | O_CLOEXEC));
+    out.mnt.reset(open((base + "mnt").c_str(), O_RDONLY | O_CLOEXEC));
+    if (!out.mnt || (uid != 0 && !out.user)) {
+      ok = false;
+      err = errno;
+    }
+  }
+  done_w.reset();
+  int ws;
+  while (waitpid(pid, &ws, 0) < 0 && errno == EINTR) {
+  }
+  if (!ok) return sys_error("cannot make the read-only binds for filesystem.protect", "", err);
+  out.protected_paths = present;
+  return out;
+}
+
+}  // namespace lash::sandbox
