@@ -21,6 +21,7 @@
 
 #include <fcntl.h>
 #include <sched.h>
+#include <linux/capability.h>
 #include <linux/close_range.h>
 #include <linux/seccomp.h>
 #include <sys/prctl.h>
@@ -68,6 +69,36 @@ bool step_rlimits(const Prepared& p) {
     if (setrlimit(r.resource, &lim) != 0) return false;
   }
   return true;
+}
+
+// Capabilities that would let a root child step around the other layers: ptrace
+// (Landlock lets CAP_SYS_PTRACE read other processes' /proc/PID/environ), raw and
+// admin network access (around the port rules and the relay), device nodes, module
+// loading, file handles (around path rules), mounts, BPF. Dropped from every set
+// and from the bounding set, so an execve of a setuid or file-capability program
+// cannot bring them back (NO_NEW_PRIVS also stops that).
+constexpr int kDroppedCaps[] = {
+    CAP_SYS_PTRACE, CAP_SYS_ADMIN, CAP_SYS_MODULE, CAP_SYS_RAWIO, CAP_SYS_BOOT, CAP_MKNOD,
+    CAP_DAC_READ_SEARCH, CAP_NET_ADMIN, CAP_NET_RAW, CAP_SYS_TIME, CAP_SYSLOG, CAP_MAC_ADMIN,
+    CAP_MAC_OVERRIDE, CAP_AUDIT_CONTROL, CAP_LINUX_IMMUTABLE, CAP_PERFMON, CAP_BPF,
+    CAP_CHECKPOINT_RESTORE, CAP_SETFCAP};
+
+bool step_drop_caps(const Prepared& p) {
+  if (!p.drop_caps) return true;
+  __user_cap_header_struct hdr{_LINUX_CAPABILITY_VERSION_3, 0};
+  __user_cap_data_struct data[2]{};
+  if (syscall(SYS_capget, &hdr, data) != 0) return false;
+  bool can_setpcap = (data[CAP_TO_INDEX(CAP_SETPCAP)].effective & CAP_TO_MASK(CAP_SETPCAP)) != 0;
+  for (int cap : kDroppedCaps) {
+    // The bounding set needs CAP_SETPCAP; an unprivileged child has nothing to drop.
+    if (can_setpcap && prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) != 0 && errno != EINVAL) return false;
+    unsigned idx = CAP_TO_INDEX(cap), mask = CAP_TO_MASK(cap);
+    data[idx].effective &= ~mask;
+    data[idx].permitted &= ~mask;
+    data[idx].inheritable &= ~mask;
+  }
+  if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) != 0 && errno != EINVAL) return false;
+  return syscall(SYS_capset, &hdr, data) == 0;
 }
 
 bool step_no_new_privs(const Prepared& p) {
@@ -208,6 +239,7 @@ int apply_sandbox(const Prepared& p, const char* cwd, StatusRecord* rec) {
   };
   static constexpr Step steps[] = {
       {step_rlimits, ChildStep::rlimits},
+      {step_drop_caps, ChildStep::capabilities},
       {step_no_new_privs, ChildStep::no_new_privs},
       {step_landlock, ChildStep::landlock},
       {step_seccomp, ChildStep::seccomp},

@@ -50,8 +50,8 @@ struct Builder {
     // /proc is granted read, and other processes' entries are a documented gap.
     grant("/proc", R, "baseline", "needed for /proc/self");
     plan.unenforced.push_back(
-        "/proc of other processes (command lines; environ of same-user processes) stays readable: "
-        "needs a pid namespace with a private /proc");
+        "/proc of other processes: command lines and status stay readable (environ and mem are "
+        "refused by Landlock's ptrace rules); hiding them needs a pid namespace with a private /proc");
   }
 
   void read_only() {
@@ -167,7 +167,7 @@ struct Builder {
 
   void hardening(bool restricted) {
     if (!restricted) return;
-    plan.seccomp = plan.no_new_privs = plan.close_fds = true;
+    plan.seccomp = plan.no_new_privs = plan.close_fds = plan.drop_capabilities = true;
     plan.scope_signals = plan.scope_abstract_unix = true;
     plan.deny_memfd_exec = !plan.spawn_any;
     if (!caps.seccomp) plan.unenforced.push_back("seccomp filter: seccomp is unavailable");

@@ -115,6 +115,7 @@ const char* step_name(ChildStep step) {
     case ChildStep::seccomp: return "seccomp";
     case ChildStep::close_fds: return "close_fds";
     case ChildStep::dumpable: return "dumpable";
+    case ChildStep::capabilities: return "capabilities";
   }
   return "unknown";
 }

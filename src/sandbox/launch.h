@@ -42,7 +42,7 @@ struct SpawnSpec {
 enum class ChildStep : int {
   none = 0, sandbox, fd_open, fd_dup, fd_close, exec,
   signals, process_group, cgroup, namespaces, rlimits, no_new_privs, landlock, seccomp,
-  close_fds, dumpable
+  close_fds, dumpable, capabilities
 };
 
 // A short name for messages: "exec", "landlock", "fd_open", ...

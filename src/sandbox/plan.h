@@ -70,6 +70,7 @@ struct SandboxPlan {
   bool scope_signals = false;    // Landlock ABI 6 scoping
   bool scope_abstract_unix = false;
   bool no_new_privs = false;
+  bool drop_capabilities = false;  // ptrace, sys_admin, raw sockets, ... (matters for root)
   bool close_fds = false;        // close every fd above 2 (except redirection targets)
 
   // What review must show.
@@ -78,7 +79,7 @@ struct SandboxPlan {
 
   // Nothing to apply: the child runs exactly as under a plain shell.
   bool empty() const {
-    return !restrict_fs && !restrict_net && !seccomp && !no_new_privs && !close_fds &&
+    return !restrict_fs && !restrict_net && !seccomp && !no_new_privs && !drop_capabilities && !close_fds &&
            !scope_signals && !scope_abstract_unix && limits.memory == 0 &&
            limits.cpu_seconds == 0 && limits.file_size == 0 && limits.processes == 0 &&
            limits.open_files == 0 && tmpdir.empty();

@@ -58,6 +58,7 @@ std::vector<std::string> plan_lines(const SandboxPlan& p) {
   std::string hard;
   if (p.no_new_privs) hard += " no_new_privs";
   if (p.seccomp) hard += " seccomp";
+  if (p.drop_capabilities) hard += " drop-capabilities";
   if (p.scope_signals) hard += " signal-scope";
   if (p.scope_abstract_unix) hard += " abstract-unix-scope";
   if (p.close_fds) hard += " close-fds";

@@ -111,6 +111,7 @@ Result<Prepared> prepare(const SandboxPlan& plan, const Capabilities& caps) {
   add_rlimit(p, RLIMIT_NOFILE, plan.limits.open_files);
   if (!cg->pids_limited) add_rlimit(p, RLIMIT_NPROC, plan.limits.processes);
 
+  p.drop_caps = plan.drop_capabilities;
   p.no_new_privs = plan.no_new_privs || p.landlock.valid() || !p.seccomp.empty();
   p.close_fds = plan.close_fds;
 

@@ -23,6 +23,7 @@ struct Prepared {
   std::vector<unique_fd> cgroup_procs;  // each child writes "0" to join before user code
   unique_fd userns, mntns;              // session namespaces (protect binds); entered with setns
   std::vector<RlimitSetting> rlimits;
+  bool drop_caps = false;               // drop the escape-prone capabilities (root sessions)
   bool no_new_privs = false;
   unique_fd landlock;                   // ruleset fd (O_CLOEXEC), invalid: no Landlock
   std::vector<sock_filter> seccomp;     // BPF program, empty: no filter; loaded last
@@ -37,7 +38,7 @@ struct Prepared {
 
   // True when a child has anything to apply.
   bool active() const {
-    return !cgroup_procs.empty() || mntns.valid() || !rlimits.empty() || no_new_privs || landlock.valid() ||
+    return !cgroup_procs.empty() || mntns.valid() || !rlimits.empty() || drop_caps || no_new_privs || landlock.valid() ||
            !seccomp.empty() || close_fds;
   }
 };

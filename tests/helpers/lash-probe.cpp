@@ -351,6 +351,17 @@ int main(int argc, char** argv) {
   if (cmd == "write-size" && need(2)) return write_size(argv[2], atol(argv[3]));
   if (cmd == "open-files" && need(1)) return open_many(atoi(argv[2]));
   if (cmd == "detach-sleeper") return detach_sleeper();
+  if (cmd == "capeff") {  // "none", "dropped" (no CAP_SYS_PTRACE but others), or "ptrace"
+    FILE* f = fopen("/proc/self/status", "re");
+    if (!f) return token(errno);
+    char line[256];
+    unsigned long long eff = 0;
+    while (fgets(line, sizeof line, f))
+      if (strncmp(line, "CapEff:", 7) == 0) eff = strtoull(line + 7, nullptr, 16);
+    fclose(f);
+    puts(eff == 0 ? "none" : (eff & (1ULL << 19)) ? "ptrace" : "dropped");
+    return 0;
+  }
   if (cmd == "cgroup") {
     FILE* f = fopen("/proc/self/cgroup", "re");
     if (!f) return token(errno);

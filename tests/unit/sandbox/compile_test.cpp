@@ -102,6 +102,7 @@ TEST_CASE("compile: limits alone turn on the hardening but not filesystem rules"
   CHECK(plan.seccomp);
   CHECK(plan.no_new_privs);
   CHECK(plan.close_fds);
+  CHECK(plan.drop_capabilities);
   CHECK(plan.limits.open_files == 64);
   CHECK(plan.limits.cpu_seconds == 10);
   CHECK(plan.limits.file_size == 1024);

@@ -366,3 +366,22 @@ TEST_CASE("protect: git hooks and config stay read-only inside the writable work
   kill_all(prep);
   kill_all(open);
 }
+
+TEST_CASE("/proc/PID/environ and mem of processes outside the sandbox are refused") {
+  Session s;
+  SpawnSpec sleeper;
+  sleeper.path = "/bin/sleep";
+  sleeper.argv = {"sleep", "30"};
+  sleeper.envp = {"SECRET_TOKEN=hunter2"};
+  auto t = launch(s.none, sleeper);
+  REQUIRE(t.ok());
+  std::string proc = "/proc/" + std::to_string(t->pid);
+  CHECK(s.in({"open-read", proc + "/environ"}) == "EACCES");
+  CHECK(s.out({"open-read", proc + "/environ"}) == "ok");
+  CHECK(s.in({"open-read", proc + "/mem"}) == "EACCES");
+  CHECK(s.in({"capeff"}) == (getuid() == 0 ? "dropped" : "none"));
+  // Documented gap: the command line stays readable (no pid namespace yet).
+  CHECK(s.in({"open-read", proc + "/cmdline"}) == "ok");
+  kill(t->pid, SIGKILL);
+  waitpid(t->pid, nullptr, 0);
+}
