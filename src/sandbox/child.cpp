@@ -256,23 +256,28 @@ int apply_sandbox(const Prepared& p, const char* cwd, StatusRecord* rec) {
 
 bool in_sandbox() { return g_sandboxed != 0; }
 
-void run_child(const ChildArgs& a) {
-  if (!step_reset_signals(a)) fail(a, ChildStep::signals, errno, -1);
-  if (!step_unblock_signals()) fail(a, ChildStep::signals, errno, -1);
-  if (!step_process_group(a)) fail(a, ChildStep::process_group, errno, -1);
+StatusRecord exec_sequence(const ChildArgs& a) {
+  auto failed = [](ChildStep step, int index = -1) { return StatusRecord{static_cast<int>(step), errno, index}; };
+  if (!step_reset_signals(a)) return failed(ChildStep::signals);
+  if (!step_unblock_signals()) return failed(ChildStep::signals);
+  if (!step_process_group(a)) return failed(ChildStep::process_group);
 
   StatusRecord rec{};
-  if (apply_sandbox(*a.prepared, a.cwd, &rec) != 0)
-    fail(a, static_cast<ChildStep>(rec.step), rec.err, -1);
-  if (!step_close_fds(*a.prepared)) fail(a, ChildStep::close_fds, errno, -1);
+  if (apply_sandbox(*a.prepared, a.cwd, &rec) != 0) return rec;
+  if (!step_close_fds(*a.prepared)) return failed(ChildStep::close_fds);
 
   for (std::size_t i = 0; i < a.n_fd_ops; ++i) {
     ChildStep st = apply_fd_op(a, a.fd_ops[i]);
-    if (st != ChildStep::none) fail(a, st, errno, static_cast<int>(i));
+    if (st != ChildStep::none) return failed(st, static_cast<int>(i));
   }
 
   execve(a.path, a.argv, a.envp);
-  fail(a, ChildStep::exec, errno, -1);
+  return failed(ChildStep::exec);
+}
+
+void run_child(const ChildArgs& a) {
+  StatusRecord rec = exec_sequence(a);
+  fail(a, static_cast<ChildStep>(rec.step), rec.err, rec.fd_op_index);
 }
 
 }  // namespace lash::sandbox::detail

@@ -45,6 +45,10 @@ struct ChildArgs {
 // launch(): the whole child sequence. Never returns: execve or _exit(126/127).
 [[noreturn]] void run_child(const ChildArgs& a);
 
+// The sequence itself; returns only on failure. Used by run_child (after fork) and
+// by exec_in_place (the `exec` builtin, no fork).
+StatusRecord exec_sequence(const ChildArgs& a);
+
 // fork_shell(): apply only the Prepared sandbox steps. Returns 0, or -1 with the
 // failed step and errno stored in *rec.
 int apply_sandbox(const Prepared& p, const char* cwd, StatusRecord* rec);

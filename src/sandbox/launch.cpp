@@ -120,38 +120,57 @@ const char* step_name(ChildStep step) {
   return "unknown";
 }
 
-Result<LaunchResult> launch(const Prepared& prepared, const SpawnSpec& spec) {
-  // Everything the child reads is built here, before fork.
-  std::vector<char*> argv = c_array(spec.argv);
-  std::vector<char*> envp = c_array(spec.envp);
-  std::vector<detail::ChildFdOp> ops;
-  ops.reserve(spec.fd_ops.size());
-  int highest_target = 2;
-  for (const FdOp& op : spec.fd_ops) {
-    ops.push_back({op.kind, op.fd, op.path.c_str(), op.flags & ~O_CLOEXEC, op.from});
-    highest_target = std::max(highest_target, op.fd);
-  }
-  auto pair = make_status_pair(highest_target);
-  if (!pair) return pair.error();
+namespace {
 
-  detail::ChildArgs args;
-  args.prepared = &prepared;
-  args.path = spec.path.c_str();
-  args.argv = argv.data();
-  args.envp = envp.data();
-  args.fd_ops = ops.data();
-  args.n_fd_ops = ops.size();
-  args.default_signals = spec.default_signals.data();
-  args.n_default_signals = spec.default_signals.size();
-  args.ignore_signals = spec.ignore_signals.data();
-  args.n_ignore_signals = spec.ignore_signals.size();
-  args.pgid = spec.pgid;
-  args.status_fd = pair->child.get();
+// Everything the child reads, built before fork (no allocation after it).
+struct ChildPlan {
+  std::vector<char*> argv, envp;
+  std::vector<detail::ChildFdOp> ops;
   std::string cwd;
-  if (prepared.mntns.valid()) {
-    cwd = current_dir();
-    args.cwd = cwd.c_str();
+  detail::ChildArgs args;
+  int highest_target = 2;
+
+  ChildPlan(const Prepared& prepared, const SpawnSpec& spec) : argv(c_array(spec.argv)), envp(c_array(spec.envp)) {
+    ops.reserve(spec.fd_ops.size());
+    for (const FdOp& op : spec.fd_ops) {
+      ops.push_back({op.kind, op.fd, op.path.c_str(), op.flags & ~O_CLOEXEC, op.from});
+      highest_target = std::max(highest_target, op.fd);
+    }
+    args.prepared = &prepared;
+    args.path = spec.path.c_str();
+    args.argv = argv.data();
+    args.envp = envp.data();
+    args.fd_ops = ops.data();
+    args.n_fd_ops = ops.size();
+    args.default_signals = spec.default_signals.data();
+    args.n_default_signals = spec.default_signals.size();
+    args.ignore_signals = spec.ignore_signals.data();
+    args.n_ignore_signals = spec.ignore_signals.size();
+    args.pgid = spec.pgid;
+    if (prepared.mntns.valid()) {
+      cwd = current_dir();
+      args.cwd = cwd.c_str();
+    }
   }
+  ChildPlan(const ChildPlan&) = delete;
+  ChildPlan& operator=(const ChildPlan&) = delete;
+};
+
+}  // namespace
+
+LaunchFailure exec_in_place(const Prepared& prepared, const SpawnSpec& spec) {
+  ChildPlan plan(prepared, spec);
+  plan.args.status_fd = -1;
+  StatusRecord rec = detail::exec_sequence(plan.args);
+  return LaunchFailure{static_cast<ChildStep>(rec.step), rec.err, rec.fd_op_index};
+}
+
+Result<LaunchResult> launch(const Prepared& prepared, const SpawnSpec& spec) {
+  ChildPlan plan(prepared, spec);
+  auto pair = make_status_pair(plan.highest_target);
+  if (!pair) return pair.error();
+  detail::ChildArgs& args = plan.args;
+  args.status_fd = pair->child.get();
 
   pid_t pid;
   {
@@ -174,6 +193,8 @@ Result<LaunchResult> launch(const Prepared& prepared, const SpawnSpec& spec) {
   }
   return LaunchResult{pid, status.value()};
 }
+
+pid_t fork_helper() { return fork(); }
 
 Result<pid_t> fork_shell(const Prepared& prepared, pid_t pgid) {
   auto pair = make_status_pair(2);

@@ -71,6 +71,17 @@ Result<LaunchResult> launch(const Prepared& prepared, const SpawnSpec& spec);
 // command is external, which exec in place instead of forking twice.)
 LaunchFailure exec_replace(const Prepared& prepared, const SpawnSpec& spec);
 
+// The `exec` builtin: the child sequence in lash itself, then execve, no fork.
+// Returns only on failure. Steps already applied stay applied: after a failure
+// the shell may be running under the sandbox (and with the redirections done), so
+// an interactive shell should check the program exists before calling this.
+LaunchFailure exec_in_place(const Prepared& prepared, const SpawnSpec& spec);
+
+// fork a lash-internal helper (watchdog, namespace helper): no sandbox, no exec;
+// the caller's child code must not return into the shell. Lives here so that every
+// fork of lash is in the launcher (the lint test checks it).
+pid_t fork_helper();
+
 // fork a copy of the shell with the sandbox applied in the child. Returns 0 in the
 // child, the child's pid in the parent. pgid as in SpawnSpec.
 Result<pid_t> fork_shell(const Prepared& prepared, pid_t pgid = -1);

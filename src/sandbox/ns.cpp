@@ -12,6 +12,8 @@
 #include <cerrno>
 #include <cstring>
 
+#include "sandbox/launch.h"
+
 namespace lash::sandbox {
 namespace {
 
@@ -87,7 +89,7 @@ Result<SessionNamespaces> make_protect_namespace(const std::vector<std::string>&
     return sys_error("cannot create a pipe", "", errno);
   }
   unique_fd ready_r(ready[0]), ready_w(ready[1]), done_r(done[0]), done_w(done[1]);
-  pid_t pid = fork();
+  pid_t pid = fork_helper();
   if (pid < 0) return sys_error("cannot start the namespace helper", "", errno);
   if (pid == 0) {
     ready_r.reset();

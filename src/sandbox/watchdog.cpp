@@ -12,6 +12,7 @@
 #include <cerrno>
 
 #include "sandbox/cgroup.h"
+#include "sandbox/launch.h"
 
 namespace lash::sandbox {
 namespace {
@@ -83,12 +84,12 @@ Result<Watchdog> start_watchdog(std::vector<std::string> dirs, std::string tmpdi
   unique_fd r(p[0]), w(p[1]);
   // Double fork: the watchdog must not be lash's child, or lash's job control
   // (waitpid(-1, ...)) would reap it.
-  pid_t mid = fork();
+  pid_t mid = fork_helper();
   if (mid < 0) return sys_error("cannot start the session watchdog", "", errno);
   if (mid == 0) {
     w.reset();
     int lash_pidfd = static_cast<int>(syscall(SYS_pidfd_open, getppid(), 0));  // -1 before 5.3
-    pid_t pid = fork();
+    pid_t pid = fork_helper();
     if (pid == 0) watchdog_main(r.get(), lash_pidfd, dirs, tmpdir);
     _exit(pid < 0 ? 1 : 0);
   }

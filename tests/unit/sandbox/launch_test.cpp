@@ -307,3 +307,23 @@ TEST_CASE("step_name names every step") {
   CHECK(std::string(step_name(ChildStep::fd_open)) == "fd_open");
   CHECK(std::string(step_name(ChildStep::landlock)) == "landlock");
 }
+
+TEST_CASE("exec_in_place: replaces the process, or returns the failure") {
+  pid_t pid = fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    SpawnSpec s;
+    s.path = "/bin/sh";
+    s.argv = {"sh", "-c", "exit 7"};
+    exec_in_place(Prepared{}, s);
+    _exit(99);
+  }
+  CHECK(exit_code(pid) == 7);
+
+  SpawnSpec missing;
+  missing.path = "/nonexistent/lash-no-such-program";
+  missing.argv = {"x"};
+  LaunchFailure f = exec_in_place(Prepared{}, missing);
+  CHECK(f.step == ChildStep::exec);
+  CHECK(f.err == ENOENT);
+}
