@@ -46,11 +46,12 @@ check() {
 tmp=$(mktemp) || exit 2
 trap 'rm -f "$tmp"' EXIT
 
-# Not a member call (. or ->) nor part of a longer name, optional ::, then an opening parenthesis.
-b='(^|[^A-Za-z0-9_.>])(::)?'
+# Not a member call (. -> or Class::) nor part of a longer name; a leading :: is the global one, optional ::, then an opening parenthesis.
+b='(^|[^A-Za-z0-9_.>:])(::)?'
 check "exec"        "${b}(execve|execv|execvp|execvpe|execl|execlp|execle|fexecve|execveat|posix_spawn|posix_spawnp)[[:space:]]*\(" "$EXEC_ALLOWED"
 check "fork"        "${b}(fork|vfork|clone|clone3)[[:space:]]*\(" "$FORK_ALLOWED"
-check "system/popen" "${b}(system|popen)[[:space:]]*\(" ""
+# libc system/popen take arguments; "system()" is some class's own function.
+check "system/popen" "${b}(system|popen)[[:space:]]*\([[:space:]]*[^)[:space:]]" ""
 check "environment change" "${b}(setenv|putenv|unsetenv|clearenv)[[:space:]]*\(" "$SETENV_ALLOWED"
 check "landlock"    "${b}(landlock_restrict_self|landlock_create_ruleset|landlock_add_rule)[[:space:]]*\(|SYS_landlock_" "$LANDLOCK_ALLOWED"
 
