@@ -153,7 +153,7 @@ bool is_keyword(std::string_view w) {
 // Describes NAME as `type` / `command -V` do. Returns false if not found.
 bool describe(Shell& sh, const std::string& name, bool verbose, std::string& out) {
   if (auto it = sh.aliases.find(name); it != sh.aliases.end()) {
-    out = verbose ? name + " is an alias for " + it->second : "alias " + name + "=" + str::shell_quote(it->second);
+    out = verbose ? name + " is an alias for " + it->second : "alias " + name + "=" + str::quote_always(it->second);
     return true;
   }
   if (is_keyword(name)) {
@@ -261,7 +261,7 @@ int bi_alias(Shell& sh, std::vector<std::string>& argv) {
     std::vector<std::string> names;
     for (auto& [n, v] : sh.aliases) names.push_back(n);
     std::sort(names.begin(), names.end());
-    for (auto& n : names) sh.out() << n << '=' << str::shell_quote(sh.aliases[n]) << '\n';
+    for (auto& n : names) sh.out() << n << '=' << str::quote_always(sh.aliases[n]) << '\n';
     return 0;
   }
   int st = 0;
@@ -273,7 +273,7 @@ int bi_alias(Shell& sh, std::vector<std::string>& argv) {
         sh.error("alias: " + argv[i] + " not found");
         st = 1;
       } else {
-        sh.out() << it->first << '=' << str::shell_quote(it->second) << '\n';
+        sh.out() << it->first << '=' << str::quote_always(it->second) << '\n';
       }
       continue;
     }

@@ -17,7 +17,10 @@ namespace {
 int bi_wait(Shell& sh, std::vector<std::string>& argv) {
   if (argv.size() == 1) {
     for (auto& j : sh.jobs)
-      if (!j.done) sh.wait_pid(j.pid);
+      if (!j.done) {
+        int st = sh.wait_pid(j.pid, true);
+        if (st > 128 && !j.done) return st;  // interrupted by a trapped signal
+      }
     return 0;
   }
   int st = 0;
@@ -30,7 +33,7 @@ int bi_wait(Shell& sh, std::vector<std::string>& argv) {
     bool known = false;
     for (auto& j : sh.jobs)
       if (j.pid == pid_t(*pid)) known = true;
-    st = known ? sh.wait_pid(pid_t(*pid)) : 127;
+    st = known ? sh.wait_pid(pid_t(*pid), true) : 127;
   }
   return st;
 }
@@ -56,13 +59,9 @@ int bi_kill(Shell& sh, std::vector<std::string>& argv) {
     for (size_t k = 2; k < argv.size(); ++k) {
       auto n = str::parse_int(argv[k]);
       if (!n) {
-        int s = Shell::signal_number(argv[k]);
-        if (s <= 0) {
-          sh.error("kill: invalid signal number or exit status: " + argv[k]);
-          st = 2;
-          continue;
-        }
-        sh.out() << std::to_string(s) << '\n';
+        // As dash: -l maps numbers and exit statuses to names, not names to numbers.
+        sh.error("kill: invalid signal number or exit status: " + argv[k]);
+        st = 2;
         continue;
       }
       int64_t v = *n > 128 ? *n - 128 : *n;
@@ -114,7 +113,7 @@ int bi_trap(Shell& sh, std::vector<std::string>& argv) {
   if (i >= argv.size() || (argv[i] == "-p" && i + 1 == argv.size())) {
     for (int s = 0; s < NSIG; ++s) {
       if (!sh.trap_set[s]) continue;
-      sh.out() << "trap -- " << str::shell_quote(sh.traps[s].empty() ? std::string() : sh.traps[s]) << ' '
+      sh.out() << "trap -- " << str::quote_always(sh.traps[s]) << ' '
                << Shell::signal_name(s) << '\n';
     }
     return 0;
@@ -123,7 +122,7 @@ int bi_trap(Shell& sh, std::vector<std::string>& argv) {
     for (size_t k = i + 1; k < argv.size(); ++k) {
       int s = Shell::signal_number(argv[k]);
       if (s >= 0 && sh.trap_set[s])
-        sh.out() << "trap -- " << str::shell_quote(sh.traps[s]) << ' ' << Shell::signal_name(s) << '\n';
+        sh.out() << "trap -- " << str::quote_always(sh.traps[s]) << ' ' << Shell::signal_name(s) << '\n';
     }
     return 0;
   }

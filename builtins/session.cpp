@@ -40,6 +40,17 @@ std::string physical_cwd() {
   return buf;
 }
 
+// $PWD if it names the current directory, else the physical path.
+std::string logical_cwd(Shell& sh) {
+  const std::string* pwd = sh.vars.get("PWD");
+  if (pwd && !pwd->empty() && (*pwd)[0] == '/') {
+    struct stat a, b;
+    if (::stat(pwd->c_str(), &a) == 0 && ::stat(".", &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+      return *pwd;
+  }
+  return physical_cwd();
+}
+
 int bi_cd(Shell& sh, std::vector<std::string>& argv) {
   bool physical = false;
   size_t i = 1;
@@ -75,8 +86,7 @@ int bi_cd(Shell& sh, std::vector<std::string>& argv) {
   } else {
     dir = argv[i];
   }
-  const std::string* pwdp = sh.vars.get("PWD");
-  std::string pwd = pwdp && !pwdp->empty() && (*pwdp)[0] == '/' ? *pwdp : physical_cwd();
+  std::string pwd = logical_cwd(sh);
 
   std::vector<std::string> candidates;
   bool relative_search = !dir.empty() && dir[0] != '/' && dir.substr(0, 2) != "./" && dir != "." &&
@@ -120,14 +130,7 @@ int bi_pwd(Shell& sh, std::vector<std::string>& argv) {
       return 2;
     }
   }
-  const std::string* pwd = sh.vars.get("PWD");
-  std::string out;
-  if (!physical && pwd && !pwd->empty() && (*pwd)[0] == '/') {
-    struct stat a, b;
-    if (::stat(pwd->c_str(), &a) == 0 && ::stat(".", &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino)
-      out = *pwd;
-  }
-  if (out.empty()) out = physical_cwd();
+  std::string out = physical ? physical_cwd() : logical_cwd(sh);
   if (out.empty()) {
     sh.error(std::string("pwd: ") + std::strerror(errno));
     return 1;

@@ -39,7 +39,7 @@ int mark_vars(Shell& sh, std::vector<std::string>& argv, uint8_t flag, const cha
       const Var* v = sh.vars.find(n);
       if (!v || !(v->flags & flag)) continue;
       sh.out() << word << ' ' << n;
-      if (v->is_set()) sh.out() << '=' << str::shell_quote(v->value);
+      if (v->is_set()) sh.out() << '=' << str::quote_always(v->value);
       sh.out() << '\n';
     }
     return 0;
@@ -80,6 +80,7 @@ int bi_unset(Shell& sh, std::vector<std::string>& argv) {
       sh.functions.erase(argv[i]);
       continue;
     }
+    if (!syntax::is_name(argv[i])) throw FatalError{"unset: " + argv[i] + ": bad variable name", 2};
     if (!sh.vars.unset(argv[i])) throw FatalError{"unset: " + argv[i] + ": is read only", 2};
   }
   return 0;
@@ -90,7 +91,7 @@ int bi_set(Shell& sh, std::vector<std::string>& argv) {
     for (auto& n : sh.vars.names()) {
       const Var* v = sh.vars.find(n);
       if (!v || !v->is_set()) continue;
-      sh.out() << n << '=' << str::shell_quote(v->value) << '\n';
+      sh.out() << n << '=' << str::quote_always(v->value) << '\n';
     }
     return 0;
   }
@@ -147,7 +148,11 @@ int bi_local(Shell& sh, std::vector<std::string>& argv) {
     const std::string& a = argv[i];
     auto eq = a.find('=');
     std::string name = a.substr(0, eq);
-    if (name == "-") continue;  // dash's `local -` (options): accepted, no effect
+    if (name == "-") {
+      // dash's `local -`: the options are restored when the function returns.
+      sh.save_options_for_frame();
+      continue;
+    }
     if (!syntax::is_name(name)) throw FatalError{"local: " + name + ": bad variable name", 2};
     sh.vars.make_local(name);
     if (eq != std::string::npos && !sh.vars.set(name, a.substr(eq + 1)))
@@ -189,7 +194,10 @@ int bi_read(Shell& sh, std::vector<std::string>& argv) {
     }
   }
   std::vector<std::string> names(argv.begin() + long(i), argv.end());
-  if (names.empty()) names.push_back("REPLY");
+  if (names.empty()) {
+    sh.error("read: arg count");
+    return 2;
+  }
   for (auto& n : names)
     if (!syntax::is_name(n)) {
       sh.error("read: " + n + ": bad variable name");

@@ -85,4 +85,16 @@ std::string shell_quote(std::string_view s) {
   return out;
 }
 
+std::string quote_always(std::string_view s) {
+  std::string out = "'";
+  for (char c : s) {
+    if (c == '\'')
+      out += "'\"'\"'";
+    else
+      out += c;
+  }
+  out += '\'';
+  return out;
+}
+
 }  // namespace lash::str

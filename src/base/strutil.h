@@ -17,5 +17,8 @@ std::optional<int64_t> parse_int(std::string_view s);
 size_t edit_distance(std::string_view a, std::string_view b);
 // Quote a string for re-input to a POSIX shell ('...' with '\'' for quotes).
 std::string shell_quote(std::string_view s);
+// Always single-quoted, ' written as '"'"' (the form dash uses for `set`, `export -p`,
+// `alias` and `trap` listings, which scripts parse back).
+std::string quote_always(std::string_view s);
 
 }  // namespace lash::str

@@ -182,10 +182,14 @@ std::string home_of(Shell& sh, const std::string& user) {
 
 struct ArithShellVars : ArithVars {
   Shell& sh;
+  std::string lineno;
   explicit ArithShellVars(Shell& s) : sh(s) {}
   const std::string* get(std::string_view name) override {
-    const std::string* v = sh.vars.get(name);
-    if (!v && sh.opt.nounset) throw FatalError{std::string(name) + ": parameter not set", 2};
+    const std::string* v = sh.vars.get(name);  // as dash: set -u does not apply inside $(( ))
+    if (!v && name == "LINENO") {
+      lineno = std::to_string(sh.line);
+      return &lineno;
+    }
     return v;
   }
   bool set(std::string_view name, int64_t value, std::string* error) override {
@@ -203,6 +207,18 @@ class Expander {
 
   void parts(const std::vector<ast::WordPart>& ps, bool quoted) {
     for (const auto& p : ps) part(p, quoted);
+  }
+
+  // The word of ${x:-word} etc.: its unquoted text is part of the expansion's
+  // result, so it is field-split like one ("${u:-p q}" is one field, ${u:-p q} two).
+  void arg_parts(const std::vector<ast::WordPart>& ps, bool quoted) {
+    for (const auto& p : ps) {
+      const auto* l = std::get_if<ast::Literal>(&p.v);
+      if (l && !quoted && !l->quoted)
+        b_.expansion(l->text, false);
+      else
+        part(p, quoted);
+    }
   }
 
  private:
@@ -287,7 +303,13 @@ class Expander {
       }
     }
     const std::string* v = sh_.vars.get(name);
-    if (!v) return false;
+    if (!v) {
+      if (name == "LINENO") {  // the line of the command being run
+        out = std::to_string(sh_.line);
+        return true;
+      }
+      return false;
+    }
     out = *v;
     return true;
   }
@@ -346,6 +368,7 @@ class Expander {
     }
     std::string value;
     bool set = lookup(prm.name, value);
+    if (special_all) set = true;  // as dash: "${@-x}" with no parameters is empty
     using Op = ast::ParamOp;
     switch (prm.op) {
       case Op::plain:
@@ -371,11 +394,11 @@ class Expander {
           else
             b_.expansion(value, quoted);
         } else if (prm.arg) {
-          parts(prm.arg->parts, quoted);
+          arg_parts(prm.arg->parts, quoted);
         }
         return;
       case Op::use_alternate:
-        if (present && prm.arg) parts(prm.arg->parts, quoted);
+        if (present && prm.arg) arg_parts(prm.arg->parts, quoted);
         return;
       case Op::assign_default:
         if (!present) {
@@ -431,10 +454,37 @@ const ast::Literal* plain_literal(const ast::Word& w) {
 
 }  // namespace
 
+namespace {
+// `export x=$v`, `readonly`, `local`: operands that look like assignments are
+// expanded like assignments (no field splitting or globbing), as dash does.
+bool is_declaration_utility(const ast::Word& w) {
+  const ast::Literal* l = plain_literal(w);
+  return l && !l->quoted && (l->text == "export" || l->text == "readonly" || l->text == "local");
+}
+bool looks_like_assignment(const ast::Word& w) {
+  if (w.parts.empty()) return false;
+  const auto* l = std::get_if<ast::Literal>(&w.parts[0].v);
+  if (!l || l->quoted) return false;
+  auto eq = l->text.find('=');
+  if (eq == std::string::npos || eq == 0) return false;
+  for (size_t i = 0; i < eq; ++i) {
+    char c = l->text[i];
+    bool ok = c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (i > 0 && c >= '0' && c <= '9');
+    if (!ok) return false;
+  }
+  return true;
+}
+}  // namespace
+
 void Shell::expand_words(const std::vector<ast::Word>& words, std::vector<std::string>& out) {
   const std::string* ifs = nullptr;
   bool have_ifs = false;
+  bool declaration = !words.empty() && is_declaration_utility(words[0]);
   for (const auto& w : words) {
+    if (declaration && &w != &words[0] && looks_like_assignment(w)) {
+      out.push_back(expand_string(w));
+      continue;
+    }
     if (const ast::Literal* l = plain_literal(w)) {
       bool glob = false;
       if (!l->quoted && !opt.noglob)

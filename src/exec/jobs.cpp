@@ -1,6 +1,8 @@
 // Waiting for children: foreground commands, background jobs, `wait`.
 #include <sys/wait.h>
 
+#include <signal.h>
+
 #include <cerrno>
 
 #include "exec/shell.h"
@@ -18,16 +20,35 @@ volatile pid_t g_foreground = 0;
 
 pid_t foreground_pid() { return g_foreground; }
 
-int Shell::wait_pid(pid_t pid) {
+// TERM or HUP that arrived while no child was in the foreground (the handler
+// forwards only to a running one): pass it on now.
+static void forward_pending(Shell& sh, pid_t pid) {
+  for (int sig : {SIGTERM, SIGHUP})
+    if (g_pending[sig] && !sh.trap_set[sig] && !sh.opt.interactive) ::kill(pid, sig);
+}
+
+int Shell::wait_pid(pid_t pid, bool interruptible) {
   // A job we already reaped?
   for (auto& j : jobs)
     if (j.pid == pid && j.done) return j.status;
   g_foreground = pid;
+  forward_pending(*this, pid);
   int ws = 0;
   for (;;) {
     pid_t r = ::waitpid(pid, &ws, 0);
     if (r == pid) break;
-    if (r < 0 && errno == EINTR) continue;  // handlers only record; traps run after
+    if (r < 0 && errno == EINTR) {
+      forward_pending(*this, pid);
+      if (interruptible) {
+        // `wait` returns at once when a trapped signal arrives (POSIX 2.11).
+        for (int sig = 1; sig < NSIG; ++sig)
+          if (g_pending[sig] && trap_set[sig]) {
+            g_foreground = 0;
+            return 128 + sig;
+          }
+      }
+      continue;
+    }
     g_foreground = 0;
     return 127;  // not our child
   }

@@ -23,9 +23,11 @@ class Output {
     return *this;
   }
   Output& operator<<(long long v) { return *this << std::string_view(std::to_string(v)); }
-  // false when a write failed (EPIPE, EBADF, ENOSPC...); errors are sticky.
+  // false when a write failed (EPIPE, EBADF, ENOSPC...); errors stick until clear_error().
   bool flush();
   bool failed() const { return failed_; }
+  // Each builtin starts with a clean slate (its own redirections may differ).
+  void clear_error() { failed_ = false; }
   int fd() const { return fd_; }
 
  private:

@@ -27,16 +27,16 @@ template <class T, size_t N>
 class SmallVec {
  public:
   void push_back(const T& v) {
-    if (!heap_.empty() || n_ == N) {
-      if (heap_.empty()) heap_.assign(inline_, inline_ + n_);
-      heap_.push_back(v);
-    } else {
-      inline_[n_] = v;
+    if (n_ < N) {
+      inline_[n_++] = v;
+      return;
     }
+    if (heap_.empty()) heap_.assign(inline_, inline_ + n_);
+    heap_.push_back(v);
     ++n_;
   }
-  T* data() { return heap_.empty() ? inline_ : heap_.data(); }
-  const T* data() const { return heap_.empty() ? inline_ : heap_.data(); }
+  T* data() { return n_ <= N ? inline_ : heap_.data(); }
+  const T* data() const { return n_ <= N ? inline_ : heap_.data(); }
   T& operator[](size_t i) { return data()[i]; }
   const T& operator[](size_t i) const { return data()[i]; }
   T& back() { return data()[n_ - 1]; }
@@ -118,7 +118,7 @@ size_t parse_bracket(std::string_view pat, size_t i, bool pathname, CharSet* set
   const size_t m = pat.size();
   size_t j = i + 1;
   bool negate = false;
-  if (j < m && (pat[j] == '!' || pat[j] == '^')) {
+  if (j < m && pat[j] == '!') {  // dash: '^' is an ordinary character here
     negate = true;
     ++j;
   }
@@ -460,18 +460,46 @@ bool path_exists_direct(const std::string& path) {
   return lstat(path.c_str(), &st) == 0;
 }
 
-bool pattern_match(std::string_view pattern, std::string_view text, bool pathname) {
-  // Fast path: no special character at all (the common `case $x in word)`).
-  bool plain = true;
-  for (char ch : pattern) {
-    if (ch == '*' || ch == '?' || ch == '[' || ch == '\\') {
-      plain = false;
-      break;
+// Shapes common enough in `case` and ${x%...} to skip compilation: LIT, *LIT and
+// LIT*, where LIT has no special character.
+enum class Quick { plain, star_lit, lit_star, other };
+
+Quick quick_shape(std::string_view p, std::string_view* lit) {
+  size_t star = std::string_view::npos;
+  for (size_t i = 0; i < p.size(); ++i) {
+    const char c = p[i];
+    if (c == '?' || c == '[' || c == '\\') return Quick::other;
+    if (c == '*') {
+      if (star != std::string_view::npos) return Quick::other;
+      star = i;
     }
   }
-  if (plain) {
-    if (pattern != text) return false;
-    if (!pathname) return true;
+  if (star == std::string_view::npos) {
+    *lit = p;
+    return Quick::plain;
+  }
+  if (star == 0) {
+    *lit = p.substr(1);
+    return Quick::star_lit;
+  }
+  if (star == p.size() - 1) {
+    *lit = p.substr(0, star);
+    return Quick::lit_star;
+  }
+  return Quick::other;
+}
+
+bool pattern_match(std::string_view pattern, std::string_view text, bool pathname) {
+  std::string_view lit;
+  switch (quick_shape(pattern, &lit)) {
+    case Quick::plain: return pattern == text;
+    case Quick::star_lit:
+      if (!pathname) return text.size() >= lit.size() && text.substr(text.size() - lit.size()) == lit;
+      break;
+    case Quick::lit_star:
+      if (!pathname) return text.substr(0, lit.size()) == lit;
+      break;
+    case Quick::other: break;
   }
   Compiled c;
   compile(pattern, pathname, c);
@@ -505,9 +533,90 @@ std::string pattern_unescape(std::string_view pattern) {
   return out;
 }
 
+// First / last position of `lit` in `text` (-1 if none), scanning with memchr /
+// memrchr for its first byte.
+long find_first(std::string_view text, std::string_view lit) {
+  if (lit.empty()) return 0;
+  const char* base = text.data();
+  size_t pos = 0;
+  while (pos + lit.size() <= text.size()) {
+    const void* hit = memchr(base + pos, lit[0], text.size() - lit.size() - pos + 1);
+    if (hit == nullptr) return -1;
+    pos = static_cast<size_t>(static_cast<const char*>(hit) - base);
+    if (memcmp(base + pos + 1, lit.data() + 1, lit.size() - 1) == 0) return static_cast<long>(pos);
+    ++pos;
+  }
+  return -1;
+}
+
+long find_last(std::string_view text, std::string_view lit) {
+  if (lit.empty()) return static_cast<long>(text.size());
+  if (lit.size() > text.size()) return -1;
+  const char* base = text.data();
+  size_t end = text.size() - lit.size() + 1;  // candidates are [0, end)
+  while (end > 0) {
+    const void* hit = memrchr(base, lit[0], end);
+    if (hit == nullptr) return -1;
+    const auto pos = static_cast<size_t>(static_cast<const char*>(hit) - base);
+    if (memcmp(base + pos + 1, lit.data() + 1, lit.size() - 1) == 0) return static_cast<long>(pos);
+    end = pos;
+  }
+  return -1;
+}
+
+// pattern_trim for the quick shapes: the number of bytes to remove, or -1.
+long quick_trim(std::string_view text, std::string_view lit, Quick shape, TrimKind kind) {
+  const size_t n = text.size(), l = lit.size();
+  const bool starts = n >= l && memcmp(text.data(), lit.data(), l) == 0;
+  const bool ends = n >= l && memcmp(text.data() + n - l, lit.data(), l) == 0;
+  switch (shape) {
+    case Quick::plain:
+      if (kind == TrimKind::small_suffix || kind == TrimKind::large_suffix) return ends ? long(l) : -1;
+      return starts ? long(l) : -1;
+    case Quick::star_lit:  // *LIT
+      switch (kind) {
+        case TrimKind::small_suffix: return ends ? long(l) : -1;
+        case TrimKind::large_suffix: return ends ? long(n) : -1;
+        case TrimKind::small_prefix: {
+          const long p = find_first(text, lit);
+          return p < 0 ? -1 : p + long(l);
+        }
+        case TrimKind::large_prefix: {
+          const long p = find_last(text, lit);
+          return p < 0 ? -1 : p + long(l);
+        }
+      }
+      break;
+    case Quick::lit_star:  // LIT*
+      switch (kind) {
+        case TrimKind::small_suffix: {
+          const long p = find_last(text, lit);
+          return p < 0 ? -1 : long(n) - p;
+        }
+        case TrimKind::large_suffix: {
+          const long p = find_first(text, lit);
+          return p < 0 ? -1 : long(n) - p;
+        }
+        case TrimKind::small_prefix: return starts ? long(l) : -1;
+        case TrimKind::large_prefix: return starts ? long(n) : -1;
+      }
+      break;
+    case Quick::other: break;
+  }
+  return -1;
+}
+
 std::string pattern_trim(std::string_view text, std::string_view pattern, TrimKind kind) {
   const bool suffix = kind == TrimKind::small_suffix || kind == TrimKind::large_suffix;
   const bool shortest = kind == TrimKind::small_suffix || kind == TrimKind::small_prefix;
+  std::string_view lit;
+  const Quick shape = quick_shape(pattern, &lit);
+  if (shape != Quick::other) {
+    const long cut = quick_trim(text, lit, shape, kind);
+    if (cut <= 0) return std::string(text);
+    const auto c = static_cast<size_t>(cut);
+    return suffix ? std::string(text.substr(0, text.size() - c)) : std::string(text.substr(c));
+  }
   Compiled c;
   compile(pattern, false, c);
   const size_t k = c.e.size();
@@ -580,8 +689,13 @@ void glob_rec(GlobState& st, std::string& prefix, size_t idx) {
   Compiled c;
   compile(comp, true, c);
   const bool explicit_dot = !c.e.empty() && c.e[0].kind == kLit && c.e[0].ch == '.';
+  // As dash: a component that starts with a literal '.' also matches . and ..
+  if (explicit_dot) {
+    names.emplace_back(".");
+    names.emplace_back("..");
+  }
   for (const std::string& name : names) {
-    if (name.empty() || name == "." || name == "..") continue;
+    if (name.empty()) continue;
     if (name[0] == '.' && !explicit_dot) continue;
     if (name.find('/') != std::string::npos) continue;
     if (!match_elems(c.e.data(), c.e.size(), c.sets.data(),

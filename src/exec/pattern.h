@@ -11,7 +11,7 @@
 
 namespace lash::exec {
 
-// Whole-string match. Supports * ? [...] with ranges, '!' and '^' negation, and
+// Whole-string match. Supports * ? [...] with ranges, '!' negation ('^' is literal, as in dash), and
 // character classes [[:alpha:]] etc. in the C locale. An unmatched '[' is literal.
 // When `pathname` is true, '/' is only matched literally and a leading '.' of the
 // text is only matched by a literal '.' (pathname expansion rules).

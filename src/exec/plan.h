@@ -29,6 +29,9 @@ struct SimplePlan {
   std::shared_ptr<const ast::Command> function;              // Kind::function
   std::string path;                                          // Kind::external: resolved path
   std::vector<PlannedRedirect> redirects;
+  // Kind::assignments_only from a command with no words: expanded and assigned one
+  // at a time when run (each may see the previous one).
+  const std::vector<ast::Assignment>* deferred_assigns = nullptr;
 };
 
 }  // namespace lash::exec

@@ -115,7 +115,7 @@ int Shell::run_text(std::string_view text, const std::string& filename, uint32_t
   std::string saved_name = source_name;
   source_name = filename;
   syntax::Parser parser(text, po);
-  int st = status;
+  int st = 0;
   for (;;) {
     auto item = parser.next();
     if (item.kind == syntax::Parser::Item::Kind::end) break;
@@ -296,7 +296,8 @@ int Shell::run_fd(int fd, const std::string& filename) {
       if (!opt.interactive) exit_shell(e.status);
     }
     if (g_pending_any) run_pending_traps();
-    if (ctl == Ctl::exit) break;
+    // `return` outside a function ends the script, as in dash.
+    if (ctl == Ctl::exit || ctl == Ctl::ret) break;
     ctl = Ctl::none;
   }
   if (opt.interactive && ctl != Ctl::exit) write_all(2, "\n");

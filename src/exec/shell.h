@@ -46,8 +46,8 @@ struct FatalError {
 };
 
 // Limits that keep hostile scripts from exhausting the stack.
-inline constexpr int kMaxCallDepth = 1000;     // function calls, eval, `.` nesting
-inline constexpr int kMaxEvalDepth = 2000;     // nested evaluation of compound commands
+inline constexpr int kMaxCallDepth = 10000;    // function calls, eval, `.` nesting
+inline constexpr int kMaxEvalDepth = 100000;   // nested evaluation (the stack guard usually ends it first)
 
 struct Job {
   pid_t pid = -1;
@@ -119,6 +119,12 @@ class Shell {
   std::string source_name = "lash";
   uint32_t line = 0;
 
+  // `local -`: remember the options of the innermost function call.
+  void save_options_for_frame() {
+    if (!frame_options.empty() && !frame_options.back()) frame_options.back() = opt;
+  }
+  std::vector<std::optional<Options>> frame_options;  // one per function call
+
   // ---- helpers used by builtins ------------------------------------------------
   Output& out() { return out_; }
   Output& err() { return err_; }
@@ -129,10 +135,12 @@ class Shell {
   std::string dollar_dash() const;        // $-
   // PATH search with the remembered-location table. Empty when not found.
   std::string find_command(std::string_view name, bool use_hash = true);
+  // The same search over an explicit PATH value (no remembered locations).
+  std::string find_command_in(std::string_view name, std::string_view path_value);
   // Reaps finished background jobs without blocking.
   void reap_jobs();
   // Waits for pid (foreground or job); returns its shell status (128+N for signals).
-  int wait_pid(pid_t pid);
+  int wait_pid(pid_t pid, bool interruptible = false);
   // Runs pending traps, if any (called between commands).
   void run_pending_traps();
   void set_trap(int sig, std::optional<std::string> action);  // nullopt = reset to default

@@ -171,9 +171,9 @@ void Shell::become_subshell() {
       trap_set[sig] = false;
       if (sig != 0) ::signal(sig, SIG_DFL);
     }
-    g_pending[sig] = 0;
   }
-  g_pending_any = 0;
+  // Pending signals are kept: a TERM sent to this new process before it got here
+  // must still reach the command it is about to run (wait_pid forwards it).
 }
 
 }  // namespace lash::exec

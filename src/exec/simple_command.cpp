@@ -64,13 +64,24 @@ void resolve(Shell& sh, SimplePlan& p, bool skip_functions) {
     p.builtin = b;
     return;
   }
-  p.path = sh.find_command(name);
+  // A PATH=... prefix applies to the search for this command.
+  const std::string* path_override = nullptr;
+  for (auto& [n, v] : p.assigns)
+    if (n == "PATH") path_override = &v;
+  p.path = path_override ? sh.find_command_in(name, *path_override) : sh.find_command(name);
   p.kind = p.path.empty() ? SimplePlan::Kind::not_found : SimplePlan::Kind::external;
 }
 
 bool plan_simple(Shell& sh, const ast::SimpleCommand& sc, SimplePlan& p, bool skip_functions) {
   sh.expand_words(sc.words, p.argv);
   if (!plan_redirects(sh, sc.redirects, p.redirects)) return false;
+  if (sc.words.empty()) {
+    // Plain assignments are expanded and made one at a time, left to right
+    // (a=1 b=$a sets b to 1), when the command runs.
+    p.kind = SimplePlan::Kind::assignments_only;
+    p.deferred_assigns = &sc.assignments;
+    return true;
+  }
   p.assigns.reserve(sc.assignments.size());
   for (const auto& a : sc.assignments) p.assigns.emplace_back(a.name, sh.expand_string(a.value));
   if (p.argv.empty()) {
@@ -84,6 +95,8 @@ bool plan_simple(Shell& sh, const ast::SimpleCommand& sc, SimplePlan& p, bool sk
 int flush_builtin_output(Shell& sh, int st, const std::string& name) {
   bool ok = sh.out().flush();
   sh.err().flush();
+  sh.out().clear_error();
+  sh.err().clear_error();
   if (!ok) {
     sh.error(name + ": write error: " + std::strerror(errno ? errno : EIO));
     return st == 0 ? 1 : st;
@@ -102,7 +115,7 @@ struct TempAssigns {
     sh.vars.push_scope();
     for (auto& [n, v] : p.assigns) {
       sh.vars.make_local(n);
-      if (!sh.vars.set(n, v, true)) sh.error(n + ": is read only");
+      if (!sh.vars.set(n, v, true)) throw FatalError{n + ": is read only", 2};
     }
   }
   ~TempAssigns() {
@@ -228,6 +241,17 @@ int run_external(Shell& sh, const SimplePlan& p, bool tail) {
    }
   }
   auto r = sandbox::launch(sh.prepared, spec);
+  if (r.ok() && r->failure.step == sandbox::ChildStep::exec && r->failure.err == ENOENT &&
+      p.argv[0].find('/') == std::string::npos && sh.hashed.count(p.argv[0])) {
+    // A remembered location that went away: search PATH again, once.
+    if (r->pid > 0) sh.wait_pid(r->pid);
+    sh.hashed.erase(p.argv[0]);
+    std::string again = sh.find_command(p.argv[0]);
+    if (!again.empty()) {
+      spec.path = again;
+      r = sandbox::launch(sh.prepared, spec);
+    }
+  }
   keep.clear();
   if (!r.ok()) {
     sh.error(p.argv[0] + ": " + r.error().message());
@@ -323,6 +347,7 @@ int Interp::run_simple(Shell& sh, const ast::SimpleCommand& sc, bool tail) {
   }
   // `command [-p] NAME ARGS`: run NAME skipping functions (and without the special
   // properties of special builtins). -v/-V are handled by the builtin itself.
+  bool via_command = false;
   while (!p.argv.empty() && p.argv[0] == "command" && p.argv.size() > 1 &&
          (p.argv[1] == "-p" || p.argv[1] == "--" || p.argv[1][0] != '-')) {
     p.argv.erase(p.argv.begin());
@@ -332,9 +357,10 @@ int Interp::run_simple(Shell& sh, const ast::SimpleCommand& sc, bool tail) {
       break;
     }
     resolve(sh, p, true);
+    via_command = true;
     if (p.kind == SimplePlan::Kind::special_builtin) p.kind = SimplePlan::Kind::builtin;
   }
-  if (sh.opt.xtrace) xtrace(sh, p);
+  if (sh.opt.xtrace && !(p.argv.empty() && p.assigns.empty())) xtrace(sh, p);
   int st = 0;
   switch (p.kind) {
     case SimplePlan::Kind::assignments_only: {
@@ -344,6 +370,14 @@ int Interp::run_simple(Shell& sh, const ast::SimpleCommand& sc, bool tail) {
       if (!apply_redirects(sh, p.redirects, saver)) return sh.status = 2;
       for (auto& [n, v] : p.assigns)
         if (!sh.assign(n, v)) throw FatalError{"", 2};
+      if (p.deferred_assigns) {
+        for (const auto& a : *p.deferred_assigns) {
+          std::string v = sh.expand_string(a.value);
+          if (sh.opt.xtrace) write_all(2, (sh.vars.get("PS4") ? *sh.vars.get("PS4") : std::string("+ ")) + a.name + "=" + str::shell_quote(v) + "\n");
+          if (!sh.assign(a.name, std::move(v))) throw FatalError{"", 2};
+        }
+        subst_status = sh.subst_status;
+      }
       st = subst_status;
       break;
     }
@@ -364,10 +398,24 @@ int Interp::run_simple(Shell& sh, const ast::SimpleCommand& sc, bool tail) {
       break;
     }
     case SimplePlan::Kind::builtin: {
+      if (via_command && p.builtin->name == "exec") {
+        st = run_exec_builtin(sh, p);
+        break;
+      }
       TempAssigns ta(sh, p);
       FdSaver saver;
       if (!apply_redirects(sh, p.redirects, saver)) return sh.status = 2;
-      st = p.builtin->fn(sh, p.argv);
+      if (via_command && p.builtin->kind == BuiltinKind::special) {
+        // `command` takes away the special builtin's power to end the shell.
+        try {
+          st = p.builtin->fn(sh, p.argv);
+        } catch (const FatalError& e) {
+          if (!e.message.empty()) sh.error(e.message);
+          st = e.status;
+        }
+      } else {
+        st = p.builtin->fn(sh, p.argv);
+      }
       st = flush_builtin_output(sh, st, p.argv[0]);
       break;
     }
@@ -402,10 +450,16 @@ int Shell::call_function(const std::shared_ptr<const ast::Command>& body, std::v
   saved_params.swap(params);
   ++call_depth;
   vars.push_scope();
+  frame_options.emplace_back();
   struct Restore {
     Shell& sh;
     std::vector<std::string>& saved;
     ~Restore() {
+      if (sh.frame_options.back()) {
+        sh.opt = *sh.frame_options.back();
+        sh.vars.allexport = sh.opt.allexport;
+      }
+      sh.frame_options.pop_back();
       sh.vars.pop_scope();
       --sh.call_depth;
       sh.params.swap(saved);
@@ -430,8 +484,13 @@ std::string Shell::find_command(std::string_view name, bool use_hash) {
     if (it != hashed.end()) return it->second;
   }
   const std::string* path = vars.get("PATH");
-  std::string_view dirs = path ? std::string_view(*path) : std::string_view("/usr/local/bin:/usr/bin:/bin");
-  std::string candidate, non_exec;
+  std::string found = find_command_in(name, path ? std::string_view(*path) : std::string_view("/usr/local/bin:/usr/bin:/bin"));
+  if (!found.empty()) hashed[std::string(name)] = found;
+  return found;
+}
+
+std::string Shell::find_command_in(std::string_view name, std::string_view dirs) {
+  std::string candidate;
   size_t start = 0;
   for (;;) {
     size_t colon = dirs.find(':', start);
@@ -440,17 +499,13 @@ std::string Shell::find_command(std::string_view name, bool use_hash) {
     candidate += '/';
     candidate += name;
     struct stat st;
-    if (::stat(candidate.c_str(), &st) == 0 && S_ISREG(st.st_mode)) {
-      if (::access(candidate.c_str(), X_OK) == 0) {
-        hashed[std::string(name)] = candidate;
-        return candidate;
-      }
-      if (non_exec.empty()) non_exec = candidate;
-    }
+    if (::stat(candidate.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(candidate.c_str(), X_OK) == 0)
+      return candidate;
     if (colon == std::string_view::npos) break;
     start = colon + 1;
   }
-  return non_exec;  // found but not executable: exec reports 126
+  // As dash: a file that is there but not executable does not count (127).
+  return {};
 }
 
 }  // namespace lash::exec

@@ -2,6 +2,7 @@
 // backquotes), arithmetic expansions, tilde prefixes.
 #include <string>
 
+#include "syntax/charclass.h"
 #include "syntax/parser_impl.h"
 
 namespace lash::syntax::detail {
@@ -98,11 +99,7 @@ ast::DoubleQuoted ParserImpl::double_quoted() {
       default: {
         std::string_view rest = rd_.rest();
         size_t n = 0;
-        while (n < rest.size()) {
-          char ch = rest[n];
-          if (ch == '"' || ch == '\\' || ch == '$' || ch == '`' || ch == 0) break;
-          ++n;
-        }
+        while (n < rest.size() && !has_class(rest[n], kDqSpecial)) ++n;
         if (n == 0) {
           b.add(rd_.get(), true);
         } else {
@@ -142,7 +139,7 @@ void ParserImpl::dollar(PartsBuilder& b, Ctx ctx) {
     size_t n = 0;
     while (n < rest.size() && is_name_char(static_cast<unsigned char>(rest[n]))) ++n;
     p.name.assign(rest.substr(0, n));
-    rd_.skip_raw(n);
+    rd_.skip_raw_same_line(n);
     // A line continuation inside the name ends the fast scan; finish slowly.
     while (is_name_char(rd_.peek())) p.name.push_back(static_cast<char>(rd_.get()));
   } else if (is_digit(c) || is_special_param(c)) {
