@@ -2,6 +2,7 @@
 // when the newline ending their line is consumed (several in order).
 #include <string>
 
+#include "syntax/charclass.h"
 #include "syntax/parser_impl.h"
 
 namespace lash::syntax::detail {
@@ -112,6 +113,10 @@ void ParserImpl::finish_heredocs_at_eof() {
     const PendingHeredoc& h = pending_.front();
     fail(h.op_pos, "unterminated here-document (expecting '" + h.delim + "')", true);
   }
+  give_empty_bodies();
+}
+
+void ParserImpl::give_empty_bodies() {
   for (PendingHeredoc& h : pending_) {
     ast::Redirect& r = *h.redirect;
     r.heredoc_body.parts.clear();
@@ -144,7 +149,7 @@ void ParserImpl::read_heredocs() {
         while (rd_.peek_raw() == '\t') rd_.get_raw();
       std::string_view line = rd_.peek_line();
       if (line != h.delim) return false;
-      rd_.skip_raw(line.size());
+      rd_.skip_raw_same_line(line.size());
       if (rd_.peek_raw() == '\n') rd_.get_raw();
       return true;
     };
@@ -159,12 +164,12 @@ void ParserImpl::read_heredocs() {
         if (delimiter_line()) break;
         std::string_view line = rd_.peek_line();
         if (line.find('\0') != std::string_view::npos) {
-          rd_.skip_raw(line.find('\0'));
+          rd_.skip_raw_same_line(line.find('\0'));
           nul_byte();
         }
         check_size(line.size());
         text.append(line);
-        rd_.skip_raw(line.size());
+        rd_.skip_raw_same_line(line.size());
         if (rd_.peek_raw() == '\n') {
           text.push_back('\n');
           rd_.get_raw();
@@ -209,16 +214,12 @@ void ParserImpl::read_heredocs() {
           default: {
             std::string_view rest = rd_.rest();
             size_t n = 0;
-            while (n < rest.size()) {
-              char ch = rest[n];
-              if (ch == '\n' || ch == '\\' || ch == '$' || ch == '`' || ch == 0) break;
-              ++n;
-            }
+            while (n < rest.size() && !has_class(rest[n], kDocSpecial)) ++n;
             if (n == 0) {
               b.add(rd_.get(), true);
             } else {
               b.add(rest.substr(0, n), true);
-              rd_.skip_raw(n);
+              rd_.skip_raw_same_line(n);
             }
             break;
           }
@@ -228,7 +229,10 @@ void ParserImpl::read_heredocs() {
     }
     body.range = {begin.off, rd_.end_off(), begin.line};
   }
-  // Here-documents started inside these bodies' substitutions were read there.
+  // A here-document started in a body's substitution that closed on the same line
+  // (cat <<A \n $(cat <<B) \n A) has no lines of its own: like dash, it is empty.
+  // (Its command is part of this complete command, which the caller may free.)
+  give_empty_bodies();
 }
 
 }  // namespace lash::syntax::detail

@@ -1,6 +1,7 @@
 // Tokens: operators, newlines, words, io_numbers; comments; alias substitution.
 #include <string>
 
+#include "syntax/charclass.h"
 #include "syntax/parser_impl.h"
 
 namespace lash::syntax::detail {
@@ -10,15 +11,7 @@ namespace {
 // exponential alias chains (each ending in a blank) from running away.
 constexpr uint32_t kMaxAliasSubstitutions = 100000;
 
-bool is_word_end(int c) {
-  switch (c) {
-    case kEof: case ' ': case '\t': case '\n':
-    case ';': case '&': case '|': case '<': case '>': case '(': case ')':
-      return true;
-    default:
-      return false;
-  }
-}
+bool is_word_end(int c) { return c == kEof || has_class(static_cast<char>(c), kWordEnd); }
 }  // namespace
 
 std::string_view Token::text() const {
@@ -198,18 +191,12 @@ void ParserImpl::lex_word(Token& t) {
         // Fast path: copy a run of ordinary characters straight from the text.
         std::string_view rest = rd_.rest();
         size_t n = 0;
-        while (n < rest.size()) {
-          unsigned char ch = static_cast<unsigned char>(rest[n]);
-          if (ch == 0 || ch == '\\' || ch == '\'' || ch == '"' || ch == '$' || ch == '`' ||
-              is_word_end(ch))
-            break;
-          ++n;
-        }
+        while (n < rest.size() && !has_class(rest[n], kWordEnd | kWordSpecial)) ++n;
         if (n == 0) {  // cannot happen (c is ordinary), but never loop forever
           b.add(rd_.get(), false);
         } else {
           b.add(rest.substr(0, n), false);
-          rd_.skip_raw(n);
+          rd_.skip_raw_same_line(n);
         }
         break;
       }

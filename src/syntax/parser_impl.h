@@ -144,6 +144,7 @@ class ParserImpl {
   void register_heredocs(std::vector<ast::Redirect>& rs);
   void read_heredocs();
   void finish_heredocs_at_eof();
+  void give_empty_bodies();
   std::vector<PendingHeredoc> pending_;
 
   // ---- parser.cpp (grammar) ---------------------------------------------------

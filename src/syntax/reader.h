@@ -3,6 +3,7 @@
 // are removed by the "logical" accessors (peek/get) and kept by the raw ones.
 // Internal to src/syntax.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -82,9 +83,12 @@ class Reader {
   }
   // The rest of the current frame, as written.
   std::string_view rest() const { return {p_, static_cast<size_t>(e_ - p_)}; }
+  // Consumes n raw characters of the current frame, none of them a newline.
+  void skip_raw_same_line(size_t n) { p_ += n; }
   // Consumes n raw characters of the current frame (n <= rest().size()).
   void skip_raw(size_t n) {
-    for (size_t i = 0; i < n; ++i) advance_one(static_cast<unsigned char>(p_[0]));
+    if (frames_.empty()) line_ += static_cast<uint32_t>(std::count(p_, p_ + n, '\n'));
+    p_ += n;
   }
 
   // Position of the next character. Inside alias text: the alias word's position.

@@ -74,6 +74,20 @@ TEST_CASE("here-documents inside command substitutions") {
         R"(list { simple ["echo"] [`list { simple ["cat"] <<["E"] body=['x\n'] }`] })");
 }
 
+TEST_CASE("a here-document opened in a body's one-line substitution is empty (dash)") {
+  const char* text = "cat <<EOF\na $(cat <<Z)\nzbody\nZ\nEOF\necho end\n";
+  const char* want = R"(list { simple ["cat"] <<["EOF"] body=['a ' $(list { simple ["cat"] <<["Z"] body=[] }) '\nzbody\nZ\n']; simple ["echo"] ["end"] })";
+  CHECK(line(text) == want);
+  // In next() mode the first command is handed out (and may be freed) first.
+  Parser p(text, {});
+  auto i = p.next();
+  REQUIRE(i.kind == Parser::Item::Kind::command);
+  i.command.reset();
+  auto j = p.next();
+  REQUIRE(j.kind == Parser::Item::Kind::command);
+  CHECK(dump_line(*j.command) == R"(list { simple ["echo"] ["end"] })");
+}
+
 TEST_CASE("missing delimiter") {
   // parse(): the body runs to the end of the text, as in dash.
   CHECK(line("cat <<E\nabc\n") == R"(list { simple ["cat"] <<["E"] body=['abc\n'] })");
