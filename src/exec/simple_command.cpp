@@ -1,6 +1,7 @@
 // Simple commands: plan (expand, resolve, expand redirections), then run the plan
 // as assignments, a builtin, a function or an external program.
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -123,10 +124,6 @@ struct TempAssigns {
   }
 };
 
-// exec_replace() is not available from the sandbox layer yet: forked children
-// launch their last command and wait instead of becoming it.
-constexpr bool kExecInPlace = false;
-
 bool any_trap_set(const Shell& sh) {
   for (int i = 0; i < NSIG; ++i)
     if (sh.trap_set[i] && !sh.traps[i].empty()) return true;
@@ -232,13 +229,22 @@ int run_external(Shell& sh, const SimplePlan& p, bool tail) {
   if (!redirects_to_fd_ops(sh, p.redirects, spec.fd_ops, keep)) return 2;
   sh.out().flush();
   sh.err().flush();
-  if constexpr (kExecInPlace) {
-   if (tail && sh.in_subshell && !any_trap_set(sh)) {
-    // Nothing runs after this command in this process: become it.
-    sandbox::LaunchFailure f = sandbox::exec_replace(sh.prepared, spec);
+  if (tail && sh.in_subshell && !any_trap_set(sh)) {
+    // Nothing runs after this command in this forked child: become it (one fork
+    // per pipeline member or background command, as in dash).
+    // A TERM/HUP that reached this process before now must reach the program: block
+    // them, act on what is pending, and let the child sequence (handlers back to
+    // default, then unblock) deliver anything that comes in between.
+    sigset_t term_hup;
+    sigemptyset(&term_hup);
+    sigaddset(&term_hup, SIGTERM);
+    sigaddset(&term_hup, SIGHUP);
+    ::sigprocmask(SIG_BLOCK, &term_hup, nullptr);
+    for (int sig : {SIGTERM, SIGHUP})
+      if (g_pending[sig] && !sh.trap_set[sig]) sh.exit_by_signal(sig);
+    sandbox::LaunchFailure f = sandbox::exec_in_place(sh.prepared, spec);
     if (f.step == sandbox::ChildStep::exec && f.err == ENOEXEC) run_as_script(sh, p);
     sh.child_exit(report_launch_failure(sh, p, f, spec.fd_ops));
-   }
   }
   auto r = sandbox::launch(sh.prepared, spec);
   if (r.ok() && r->failure.step == sandbox::ChildStep::exec && r->failure.err == ENOENT &&
@@ -311,28 +317,10 @@ int run_exec_builtin(Shell& sh, SimplePlan& p) {
   if (!redirects_to_fd_ops(sh, target.redirects, spec.fd_ops, keep)) sh.exit_shell(2);
   sh.out().flush();
   sh.err().flush();
-  if constexpr (kExecInPlace) {
-    sandbox::LaunchFailure f = sandbox::exec_replace(sh.prepared, spec);
-    if (f.step == sandbox::ChildStep::exec && f.err == ENOEXEC) run_as_script(sh, target);
-    int st = report_launch_failure(sh, target, f, spec.fd_ops);
-    sh.exit_shell(st ? st : 126);
-  }
-  // Until the sandbox layer can replace the process: run it and end with its status.
-  auto r = sandbox::launch(sh.prepared, spec);
-  keep.clear();
-  if (!r.ok()) {
-    sh.error(target.argv[0] + ": " + r.error().message());
-    sh.exit_shell(126);
-  }
-  if (r->failure.step != sandbox::ChildStep::none) {
-    if (r->pid > 0) sh.wait_pid(r->pid);
-    sh.exit_shell(report_launch_failure(sh, target, r->failure, spec.fd_ops));
-  }
-  int st = sh.wait_pid(r->pid);
-  // The shell was replaced: its EXIT trap does not run any more.
-  sh.traps[0].clear();
-  sh.trap_set[0] = false;
-  sh.exit_shell(st);
+  sandbox::LaunchFailure f = sandbox::exec_in_place(sh.prepared, spec);
+  if (f.step == sandbox::ChildStep::exec && f.err == ENOEXEC) run_as_script(sh, target);
+  int st = report_launch_failure(sh, target, f, spec.fd_ops);
+  sh.exit_shell(st ? st : 126);
 }
 
 }  // namespace

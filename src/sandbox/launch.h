@@ -64,12 +64,9 @@ struct LaunchResult {
 // 126 (other); the caller must still reap pid. A fork failure is an Error.
 Result<LaunchResult> launch(const Prepared& prepared, const SpawnSpec& spec);
 
-// Replace the current process (already a sandboxed fork_shell() child, or the
-// shell itself for the `exec` builtin) by spec: applies the sandbox steps that are
-// not yet in force, fd_ops, execve. Returns only on failure, with the failure.
-// (Lead: needed by `exec CMD` and by pipeline members / subshells whose last
-// command is external, which exec in place instead of forking twice.)
-LaunchFailure exec_replace(const Prepared& prepared, const SpawnSpec& spec);
+// True in a process that already runs under the session sandbox (a subshell made by
+// fork_shell with an active Prepared, or its children).
+bool running_sandboxed();
 
 // The `exec` builtin: the child sequence in lash itself, then execve, no fork.
 // Returns only on failure. Steps already applied stay applied: after a failure
