@@ -196,6 +196,8 @@ Result<LaunchResult> launch(const Prepared& prepared, const SpawnSpec& spec) {
 
 pid_t fork_helper() { return fork(); }
 
+bool running_sandboxed() { return detail::in_sandbox(); }
+
 Result<pid_t> fork_shell(const Prepared& prepared, pid_t pgid) {
   auto pair = make_status_pair(2);
   if (!pair) return pair.error();

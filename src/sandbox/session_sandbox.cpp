@@ -1,6 +1,9 @@
 #include "sandbox/session_sandbox.h"
 
+#include <fcntl.h>
 #include <unistd.h>
+
+#include <cerrno>
 
 #include "sandbox/prepare.h"
 
@@ -20,10 +23,28 @@ void SessionSandbox::set_capabilities(Capabilities caps) { caps_ = std::move(cap
 Result<void> SessionSandbox::prepare(const SandboxPlan& plan) {
   auto p = sandbox::prepare(plan, capabilities());
   if (!p) return p.error();
+  Broker broker;
+  if (p->active()) {
+    auto b = Broker::start(p.value());
+    if (!b) {
+      sandbox::kill_all(p.value());
+      return b.error();
+    }
+    broker = std::move(b.value());
+  }
   for (auto& n : p->notes) notes_.push_back(n);
+  broker_ = std::move(broker);
   retired_.push_back(std::move(current_));
   current_ = std::move(p.value());
   return {};
+}
+
+Result<unique_fd> SessionSandbox::open_for_user(const std::string& path, int flags, mode_t mode) const {
+  if (!broker_flags_ok(flags)) return sys_error("cannot open", path, EINVAL);
+  if (broker_.running() && !running_sandboxed()) return broker_.open(path, flags, mode);
+  unique_fd fd(::open(path.c_str(), flags | O_CLOEXEC, mode));
+  if (!fd) return sys_error("cannot open", path, errno);
+  return fd;
 }
 
 Result<LaunchResult> SessionSandbox::launch(const SpawnSpec& spec) const {
@@ -42,6 +63,7 @@ std::vector<std::string> SessionSandbox::take_notes() {
 
 void SessionSandbox::kill_all() {
   if (getpid() != owner_) return;
+  broker_.stop();
   sandbox::kill_all(current_);
   for (Prepared& p : retired_) sandbox::kill_all(p);
   retired_.clear();

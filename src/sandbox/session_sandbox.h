@@ -8,6 +8,7 @@
 //   for (auto& n : sb.take_notes()) warn_once(n);
 //   auto lr = sb.launch(spec);                      // external command
 //   auto pid = sb.fork_shell(pgid);                 // subshell / pipeline member / $(...)
+//   auto fd = sb.open_for_user(path, O_WRONLY | O_CREAT | O_TRUNC);  // `echo x > f`
 //   sb.kill_all();                                  // at exit, SIGHUP, SIGTERM
 #pragma once
 #include <sys/types.h>
@@ -17,6 +18,7 @@
 #include <vector>
 
 #include "base/result.h"
+#include "sandbox/broker.h"
 #include "sandbox/caps.h"
 #include "sandbox/launch.h"
 #include "sandbox/plan.h"
@@ -43,6 +45,12 @@ class SessionSandbox {
   const Prepared& prepared() const { return current_; }
   const std::string& tmpdir() const { return current_.tmpdir; }
 
+  // Open a file or directory for the user on behalf of the shell itself (builtin
+  // redirections, `read <`, `.`/source, glob directory reads): through the fd broker
+  // when a sandbox is in force, directly (O_CLOEXEC added) otherwise or when this
+  // process is already sandboxed (a subshell). Same flags as Broker::open.
+  Result<unique_fd> open_for_user(const std::string& path, int flags, mode_t mode = 0666) const;
+
   Result<LaunchResult> launch(const SpawnSpec& spec) const;
   Result<pid_t> fork_shell(pid_t pgid = -1) const;
 
@@ -56,6 +64,7 @@ class SessionSandbox {
  private:
   std::optional<Capabilities> caps_;
   Prepared current_;
+  Broker broker_;
   std::vector<Prepared> retired_;
   std::vector<std::string> notes_;
   pid_t owner_;

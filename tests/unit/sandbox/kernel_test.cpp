@@ -385,3 +385,77 @@ TEST_CASE("/proc/PID/environ and mem of processes outside the sandbox are refuse
   kill(t->pid, SIGKILL);
   waitpid(t->pid, nullptr, 0);
 }
+
+TEST_CASE("fd broker: the shell's own opens are checked by the kernel, fds come back") {
+  Session s;
+  auto b = Broker::start(s.prep);
+  REQUIRE(b.ok());
+  auto ok = b->open(s.work / "mine", O_RDONLY);
+  REQUIRE(ok.ok());
+  char buf[8] = {};
+  CHECK(read(ok->get(), buf, 4) == 4);
+  CHECK(std::string(buf) == "mine");
+  CHECK((fcntl(ok->get(), F_GETFD) & FD_CLOEXEC) != 0);
+  auto denied = b->open(s.outside / "secret", O_RDONLY);
+  REQUIRE(!denied.ok());
+  CHECK(denied.error().err == EACCES);
+  auto w = b->open(s.work / "made-by-broker", O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  REQUIRE(w.ok());
+  CHECK(write(w->get(), "x", 1) == 1);
+  CHECK(read_text(s.work / "made-by-broker") == "x");
+  auto wout = b->open(s.outside / "planted", O_WRONLY | O_CREAT, 0600);
+  CHECK(!wout.ok());
+  CHECK(access((s.outside / "planted").c_str(), F_OK) != 0);
+  // Closed request set: flags outside the mask are refused before any open.
+  auto bad = b->open(s.work / "mine", O_RDONLY | O_PATH);
+  CHECK(!bad.ok());
+  CHECK(bad.error().err == EINVAL);
+  // Relative paths resolve against lash's cwd.
+  char old[4096];
+  REQUIRE(getcwd(old, sizeof old));
+  REQUIRE(chdir(s.work.path.c_str()) == 0);
+  auto rel = b->open("mine", O_RDONLY);
+  REQUIRE(chdir(old) == 0);
+  CHECK(rel.ok());
+  // The allow twin: without the sandbox the secret opens.
+  CHECK(open((s.outside / "secret").c_str(), O_RDONLY | O_CLOEXEC) >= 0);
+  b->stop();
+  CHECK(!b->open(s.work / "mine", O_RDONLY).ok());
+}
+
+TEST_CASE("SessionSandbox: prepare, launch, open_for_user, kill_all") {
+  TempDir work("session");
+  write_text(work / "f", "f\n");
+  TempDir outside("session-out");
+  write_text(outside / "secret", "s\n");
+  SessionSandbox sb;
+  sb.set_capabilities(caps());
+  // Before prepare: plain shell.
+  CHECK(sb.open_for_user(outside / "secret", O_RDONLY).ok());
+  PlanOptions o;
+  o.allow = {"/bin/sleep"};
+  REQUIRE(sb.prepare(make_plan(work.path, o, caps())).ok());
+  CHECK(!sb.open_for_user(outside / "secret", O_RDONLY).ok());
+  CHECK(sb.open_for_user(work / "f", O_RDONLY).ok());
+  CHECK(run_probe(sb.prepared(), {"open-read", outside / "secret"}) == "EACCES");
+  auto lr = sb.launch([&] {
+    SpawnSpec s;
+    s.path = "/bin/sleep";
+    s.argv = {"sleep", "60"};
+    return s;
+  }());
+  REQUIRE(lr.ok());
+  CHECK(lr->failure.step == ChildStep::none);
+  sb.take_notes();
+  CHECK(sb.take_notes().empty());  // each note once
+  sb.kill_all();
+  // Without a writable cgroup there is nothing for kill_all to kill: the job table's
+  // process-group fallback is the shell's (here: the test's) job.
+  if (!caps().cgroup2_writable) kill(lr->pid, SIGKILL);
+  int ws = 0;
+  REQUIRE(waitpid(lr->pid, &ws, 0) == lr->pid);
+  if (caps().cgroup2_writable) {
+    CHECK(WIFSIGNALED(ws));
+    CHECK(WTERMSIG(ws) == SIGKILL);
+  }
+}

@@ -19,6 +19,8 @@
 #include "sandbox/launch.h"
 #include "sandbox/prepare.h"
 #include "sandbox/watchdog.h"
+#include "sandbox/broker.h"
+#include "sandbox/session_sandbox.h"
 
 #ifndef LASH_PROBE_PATH
 #error "LASH_PROBE_PATH must name the built lash-probe"
