@@ -1,0 +1,17 @@
+# Small builtins and options: times, true/false, :, set -n in a script, wait lists.
+times | wc -l | tr -d ' '
+true; echo "true $?"; false; echo "false $?"; : ignored args; echo ": $?"
+true --help >/dev/null; echo "true ignores args: $?"
+$TESTSH -c 'echo before; set -n; echo not-run; exit 7'; echo "set -n stops: $?"
+(exit 2) & a=$!; (exit 5) & b=$!; wait $a $b; echo "wait a b: $?"
+wait $b $a; echo "wait b a (reaped): $?"
+echo "pwd builtin: $(pwd | grep -c /)"
+[ "$(command -v [)" = "[" ] && echo "[ is a builtin"
+[ "$(command -v test)" = "test" ] && echo "test is a builtin"
+[ "$(command -v printf)" = "printf" ] && echo "printf is a builtin"
+[ "$(command -v echo)" = "echo" ] && echo "echo is a builtin"
+[ "$(command -v kill)" = "kill" ] && echo "kill is a builtin"
+[ "$(command -v getopts)" = "getopts" ] && echo "getopts is a builtin"
+[ "$(command -v read)" = "read" ] && echo "read is a builtin"
+[ "$(command -v umask)" = "umask" ] && echo "umask is a builtin"
+[ "$(command -v ulimit)" = "ulimit" ] && echo "ulimit is a builtin"
