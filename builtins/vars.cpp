@@ -7,6 +7,7 @@
 
 #include "base/strutil.h"
 #include "builtins/families.h"
+#include "builtins/getopts_core.h"
 #include "exec/options.h"
 #include "exec/shell.h"
 #include "syntax/parser.h"
@@ -294,95 +295,38 @@ int bi_getopts(Shell& sh, std::vector<std::string>& argv) {
     sh.error("getopts: usage: getopts optstring var [arg...]");
     return 2;
   }
-  const std::string& spec = argv[1];
   const std::string& var = argv[2];
-  std::vector<std::string> args;
-  if (argv.size() > 3)
-    args.assign(argv.begin() + 3, argv.end());
-  else
-    args = sh.params;
-  bool silent = !spec.empty() && spec[0] == ':';
-
-  // OPTIND counts arguments; the position inside a group of options (-abc) is
-  // remembered with the OPTIND value it belongs to.
-  static size_t char_pos = 1;
-  static std::string last_optind;
+  if (!syntax::is_name(var)) {
+    sh.error("getopts: " + var + ": bad variable name");
+    return 2;
+  }
+  std::vector<std::string> own;
+  const std::vector<std::string>* args = &sh.params;
+  if (argv.size() > 3) {
+    own.assign(argv.begin() + 3, argv.end());
+    args = &own;
+  }
+  // The position inside an option group (-abc) lives next to OPTIND, as in dash;
+  // any OPTIND value other than the one stored last (an assignment) resets it.
+  static GetoptsState state;
+  static std::string last_optind = "1";
   const std::string* oi = sh.vars.get("OPTIND");
-  std::string optind_s = oi ? *oi : "1";
-  if (optind_s != last_optind) char_pos = 1;
-  auto parsed = str::parse_int(optind_s);
-  size_t optind = parsed && *parsed > 0 ? size_t(*parsed) : 1;
-
-  auto finish = [&](size_t ind) {
-    last_optind = std::to_string(ind);
-    sh.vars.set("OPTIND", last_optind);
-  };
-  if (optind > args.size() || args[optind - 1].size() < 2 || args[optind - 1][0] != '-') {
-    sh.vars.set(var, "?");
+  const std::string cur = oi ? *oi : std::string();
+  if (cur != last_optind) {
+    auto n = str::parse_int(cur);
+    state.optind = n && *n > 0 && *n < 1000000000 ? int(*n) : 1;
+    state.optoff = -1;
+  }
+  GetoptsResult r = getopts_step(argv[1], *args, state);
+  if (!r.diagnostic.empty()) sh.err() << r.diagnostic << '\n';
+  if (r.optarg == GetoptsResult::OptArg::set)
+    sh.vars.set("OPTARG", r.optarg_value);
+  else if (r.optarg == GetoptsResult::OptArg::unset)
     sh.vars.unset("OPTARG");
-    char_pos = 1;
-    finish(optind);
-    return 1;
-  }
-  const std::string& arg = args[optind - 1];
-  if (arg == "--" && char_pos == 1) {
-    sh.vars.set(var, "?");
-    sh.vars.unset("OPTARG");
-    finish(optind + 1);
-    return 1;
-  }
-  char c = arg[char_pos];
-  size_t next_pos = char_pos + 1;
-  size_t next_ind = optind;
-  auto spec_pos = c == ':' ? std::string::npos : spec.find(c);
-  if (next_pos >= arg.size()) {
-    next_ind = optind + 1;
-    next_pos = 1;
-  }
-  if (spec_pos == std::string::npos) {
-    sh.vars.set(var, "?");
-    if (silent) {
-      sh.vars.set("OPTARG", std::string(1, c));
-    } else {
-      sh.vars.unset("OPTARG");
-      sh.err() << "Illegal option -" << c << '\n';
-    }
-    char_pos = next_pos;
-    finish(next_ind);
-    return 0;
-  }
-  if (spec_pos + 1 < spec.size() && spec[spec_pos + 1] == ':') {
-    std::string optarg;
-    if (char_pos + 1 < arg.size()) {
-      optarg = arg.substr(char_pos + 1);
-      next_ind = optind + 1;
-    } else if (optind < args.size()) {
-      optarg = args[optind];
-      next_ind = optind + 2;
-    } else {
-      if (silent) {
-        sh.vars.set(var, ":");
-        sh.vars.set("OPTARG", std::string(1, c));
-      } else {
-        sh.vars.set(var, "?");
-        sh.vars.unset("OPTARG");
-        sh.err() << "No arg for -" << c << " option\n";
-      }
-      char_pos = 1;
-      finish(optind + 1);
-      return 0;
-    }
-    sh.vars.set("OPTARG", optarg);
-    sh.vars.set(var, std::string(1, c));
-    char_pos = 1;
-    finish(next_ind);
-    return 0;
-  }
-  sh.vars.unset("OPTARG");
-  sh.vars.set(var, std::string(1, c));
-  char_pos = next_pos;
-  finish(next_ind);
-  return 0;
+  last_optind = std::to_string(r.optind);
+  sh.vars.set("OPTIND", last_optind);
+  sh.vars.set(var, std::string(1, r.name));
+  return r.status;
 }
 
 constexpr exec::BuiltinDef kVars[] = {
