@@ -42,7 +42,12 @@ struct Builder {
     if (!p.system_paths.value) return;
     if (plan.spawn_any)
       for (const char* d : kProgramRoots) grant(d, R | X, "baseline");
-    grant("/etc", R, "baseline");
+    // /etc without its secrets: a root child would otherwise read /etc/shadow.
+    if (ctx.etc_entries.empty()) {
+      grant("/etc", R, "baseline");
+    } else {
+      for (const auto& e : ctx.etc_entries) grant(e, R, "baseline");
+    }
     grant("/usr/share", R, "baseline");
     if (!plan.spawn_any) grant("/usr/lib/locale", R, "baseline", "locale data");
     for (const char* d : kDevices) grant(d, R | W | D, "baseline");
@@ -52,6 +57,11 @@ struct Builder {
     plan.unenforced.push_back(
         "/proc of other processes: command lines and status stay readable (environ and mem are "
         "refused by Landlock's ptrace rules); hiding them needs a pid namespace with a private /proc");
+  }
+
+  void data_dirs() {
+    if (plan.spawn_any) return;
+    for (const ExecFile& d : ctx.closure.data_dirs) grant(d.path, R, "runtime", "of " + d.needed_by);
   }
 
   void read_only() {
@@ -192,8 +202,17 @@ const std::vector<std::string>& program_directories() {
   return dirs;
 }
 
+const std::vector<std::string>& etc_secrets() {
+  static const std::vector<std::string> s = {"shadow", "shadow-", "gshadow", "gshadow-", "sudoers", "sudoers.d",
+                                             "ssh_host_*_key", "private", "opasswd", "security", "krb5.keytab",
+                                             "*.key"};
+  return s;
+}
+
 SessionContext make_session_context(const policy::ResolvedProfile& profile, policy::SessionEnv env) {
   SessionContext ctx;
+  if (profile.values.system_paths.value)
+    ctx.etc_entries = list_except("/etc", etc_secrets(), {"ssh", "ssl", "pki"});
   ctx.facts = policy::make_session_facts(profile, env);
   ctx.env = std::move(env);
   if (!profile.values.spawn_any.value) {
@@ -218,6 +237,7 @@ SandboxPlan compile(const policy::ResolvedProfile& profile, const SessionContext
     b.read_only();
     b.writable_roots();
     b.exec_grants();
+    b.data_dirs();
     if (caps.landlock_abi < 1) b.plan.unenforced.push_back("filesystem and programs: " + caps.landlock_error);
     if (!b.plan.protect.empty())
       b.plan.unenforced.push_back("filesystem.protect: read-only binds cover the paths that exist at session "

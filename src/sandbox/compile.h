@@ -15,7 +15,13 @@ struct SessionContext {
   policy::SessionEnv env;      // PATH, start_dir, HOME, session tmpdir (already made)
   policy::SessionFacts facts;  // real paths of the spawn lists, writable roots
   ExecClosure closure;         // programs + interpreters + libraries of the allowlist
+  // The /etc baseline as individual entries without the secrets (shadow, sudoers,
+  // ssh host keys, private TLS keys, ...); empty: grant /etc whole.
+  std::vector<std::string> etc_entries;
 };
+
+// What the /etc baseline leaves out: readable by root otherwise.
+const std::vector<std::string>& etc_secrets();
 
 // Does the I/O: make_session_facts() and, with spawn_any=false, the exec closure of
 // the allowlist's real paths.

@@ -4,12 +4,15 @@
 // problem to report, never a crash.
 #include "sandbox/exec_closure.h"
 
+#include <dirent.h>
 #include <elf.h>
+#include <fnmatch.h>
 #include <glob.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cstring>
 #include <fstream>
 #include <iterator>
@@ -235,6 +238,43 @@ ExecClosure resolve_exec_closure(const std::vector<std::string>& programs) {
   ExecClosure out;
   Resolver r(out);
   for (const auto& p : programs) r.add(p, ExecFile::Role::program, "");
+  std::set<std::string> seen;
+  for (const ExecFile& f : out.files) {
+    if (f.role == ExecFile::Role::library) continue;
+    std::string name = f.path.substr(f.path.rfind('/') + 1);
+    std::string unversioned = name.substr(0, name.find('.'));
+    for (const std::string& d : {"/usr/lib/" + name, "/usr/lib/" + unversioned, "/usr/lib/x86_64-linux-gnu/" + name,
+                                 "/usr/libexec/" + name, "/usr/local/lib/" + name}) {
+      struct stat st;
+      if (stat(d.c_str(), &st) == 0 && S_ISDIR(st.st_mode) && seen.insert(d).second)
+        out.data_dirs.push_back({d, ExecFile::Role::library, f.path});
+    }
+  }
+  return out;
+}
+
+std::vector<std::string> list_except(const std::string& dir, const std::vector<std::string>& secrets,
+                                     const std::vector<std::string>& descend) {
+  std::vector<std::string> out;
+  DIR* d = opendir(dir.c_str());
+  if (!d) return out;
+  auto matches = [](const std::vector<std::string>& pats, const std::string& name) {
+    for (const auto& p : pats)
+      if (fnmatch(p.c_str(), name.c_str(), FNM_PERIOD) == 0) return true;
+    return false;
+  };
+  while (dirent* e = readdir(d)) {
+    std::string name = e->d_name;
+    if (name == "." || name == ".." || matches(secrets, name)) continue;
+    std::string path = dir + "/" + name;
+    if (matches(descend, name)) {
+      for (auto& sub : list_except(path, secrets, {})) out.push_back(std::move(sub));
+      continue;
+    }
+    out.push_back(path);
+  }
+  closedir(d);
+  std::sort(out.begin(), out.end());
   return out;
 }
 

@@ -18,11 +18,21 @@ struct ExecFile {
 
 struct ExecClosure {
   std::vector<ExecFile> files;        // each real path once, programs first
+  // Read-only runtime directories of the programs that exist on this machine:
+  // /usr/lib/NAME, /usr/lib/NAME-without-version (python3.11 -> python3),
+  // /usr/lib/x86_64-linux-gnu/NAME, /usr/libexec/NAME, /usr/local/lib/NAME.
+  std::vector<ExecFile> data_dirs;    // role library, needed_by = the program
   std::vector<std::string> problems;  // e.g. "libfoo.so.1 (needed by /usr/bin/x): not found"
 };
 
 // PROGRAMS are real paths (policy::SessionFacts::allow_real).
 ExecClosure resolve_exec_closure(const std::vector<std::string>& programs);
+
+// The top-level entries of DIR (absolute paths) minus the names in SECRETS; a
+// directory listed in DESCEND is split one level further the same way. Used for the
+// /etc baseline, so that a root session does not read /etc/shadow or host keys.
+std::vector<std::string> list_except(const std::string& dir, const std::vector<std::string>& secrets,
+                                     const std::vector<std::string>& descend);
 
 // The library directories searched after RPATH/RUNPATH (ld.so.conf + defaults).
 std::vector<std::string> library_search_dirs();

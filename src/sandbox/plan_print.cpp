@@ -27,7 +27,7 @@ std::vector<std::string> plan_lines(const SandboxPlan& p) {
     out.push_back(std::string("filesystem: restricted (enforcement = ") +
                   (p.fs_enforcement == Enforcement::enforce ? "enforce" : "warn") + ")");
     for (const PathRule& r : p.paths) {
-      std::string line = "  " + rights_string(r.rights) + " " + r.path + (r.file ? "" : "/") +
+      std::string line = "  " + rights_string(r.rights) + " " + r.path +
                          "  [" + r.origin + "]";
       if (!r.note.empty()) line += " " + r.note;
       out.push_back(line);

@@ -94,8 +94,10 @@ Result<Prepared> prepare(const SandboxPlan& plan, const Capabilities& caps) {
     } else {
       p.userns = std::move(ns->user);
       p.mntns = std::move(ns->mnt);
-      for (const auto& m : ns->missing)
-        p.notes.push_back("filesystem.protect: " + m + " does not exist, so it is not kept read-only");
+      std::string missing;
+      for (const auto& m : ns->missing) missing += (missing.empty() ? "" : ", ") + m;
+      if (!missing.empty())
+        p.notes.push_back("filesystem.protect: not kept read-only because they do not exist yet: " + missing);
     }
   }
 

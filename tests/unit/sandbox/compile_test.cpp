@@ -149,6 +149,29 @@ TEST_CASE("compile: spawn_any=false grants per file, never the program directori
   CHECK(z->origin == "library");
 }
 
+TEST_CASE("compile: /etc is granted entry by entry when the context lists it (secrets left out)") {
+  auto ctx = ctx_with_git();
+  ctx.etc_entries = {"/etc/passwd", "/etc/hosts", "/etc/ssh/ssh_config"};
+  auto plan = compile(ci_profile(), ctx, full_caps());
+  CHECK(find(plan, "/etc") == nullptr);
+  CHECK(find(plan, "/etc/passwd")->rights == R);
+  CHECK(find(plan, "/etc/ssh/ssh_config")->rights == R);
+  CHECK(find(plan, "/etc/shadow") == nullptr);
+  const auto& secrets = etc_secrets();
+  CHECK(std::find(secrets.begin(), secrets.end(), "shadow") != secrets.end());
+  CHECK(std::find(secrets.begin(), secrets.end(), "ssh_host_*_key") != secrets.end());
+}
+
+TEST_CASE("compile: runtime directories of allowlisted programs are read-only") {
+  auto ctx = ctx_with_git();
+  ctx.closure.data_dirs = {{"/usr/lib/python3.11", ExecFile::Role::library, "/usr/bin/python3.11"}};
+  auto plan = compile(ci_profile(), ctx, full_caps());
+  const PathRule* d = find(plan, "/usr/lib/python3.11");
+  REQUIRE(d);
+  CHECK(d->rights == R);
+  CHECK(d->origin == "runtime");
+}
+
 TEST_CASE("compile: the system baseline") {
   auto plan = compile(ci_profile(), ctx_with_git(), full_caps());
   CHECK(find(plan, "/etc")->rights == R);
@@ -352,7 +375,7 @@ TEST_CASE("compile is pure: same inputs, same plan") {
   auto b = plan_lines(compile(ci_profile(), ctx_with_git(), full_caps()));
   CHECK(a == b);
   CHECK(has_text(a, "r-x /usr/bin/git  [spawn_allowlist]"));
-  CHECK(has_text(a, "rw- /home/u/proj/  [include_workdir]"));
+  CHECK(has_text(a, "rw- /home/u/proj  [include_workdir]"));
   CHECK(has_text(a, "programs: allowlist only"));
 }
 

@@ -57,6 +57,10 @@ TEST_CASE("reading outside the grants is refused; inside, and without the sandbo
   CHECK(s.out({"open-read", s.outside / "secret"}) == "ok");
   CHECK(s.in({"open-read", s.work / "mine"}) == "ok");
   CHECK(s.in({"open-read", "/etc/hostname"}) == "ok");  // baseline: /etc readable
+  CHECK(s.in({"open-read", "/etc/passwd"}) == "ok");
+  // ... but not its secrets, which matters for root sessions.
+  CHECK(s.in({"open-read", "/etc/shadow"}) == "EACCES");
+  if (getuid() == 0) CHECK(s.out({"open-read", "/etc/shadow"}) == "ok");
 }
 
 TEST_CASE("writing, truncating, deleting, renaming outside the grants is refused") {

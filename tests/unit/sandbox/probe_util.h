@@ -127,6 +127,7 @@ inline SandboxPlan make_plan(const std::string& work, const PlanOptions& o, cons
     ctx.facts.allow_real_by_name[pr] = pr;
   }
   if (!o.spawn_any) ctx.closure = resolve_exec_closure(progs);
+  ctx.etc_entries = list_except("/etc", etc_secrets(), {"ssh", "ssl", "pki"});
   return compile(rp, ctx, caps);
 }
 
