@@ -81,6 +81,8 @@ struct Builder {
       if (w.key == "filesystem.tmpdir") plan.tmpdir = w.path;
       warn_if_programs_readable(w.path, origin + " = " + w.path);
       for (const auto& rel : p.protect.value) plan.protect.push_back(paths::normalize(w.path + "/" + rel));
+      // With an allowlist nothing written may run, not even mapped by ld.so.
+      if (!plan.spawn_any) plan.noexec.push_back(paths::normalize(w.path));
     }
   }
 

@@ -41,7 +41,15 @@ unsigned long kept_flags(const char* path) {
 }
 
 // Runs in the helper (a fork of lash before threads exist). Returns 0 or an errno.
-int setup_in_helper(uid_t uid, gid_t gid, const std::vector<std::string>& paths) {
+int rebind(const std::string& p, unsigned long extra) {
+  if (mount(p.c_str(), p.c_str(), nullptr, MS_BIND | MS_REC, nullptr) != 0) return errno;
+  unsigned long flags = MS_REMOUNT | MS_BIND | extra | kept_flags(p.c_str());
+  if (mount(nullptr, p.c_str(), nullptr, flags, nullptr) != 0) return errno;
+  return 0;
+}
+
+int setup_in_helper(uid_t uid, gid_t gid, const std::vector<std::string>& noexec,
+                    const std::vector<std::string>& paths) {
   if (uid != 0) {
     // lash is non-dumpable, which makes /proc/self/*_map root-owned: this helper
     // becomes dumpable to write its maps. Sandboxed processes still cannot reach it
@@ -59,27 +67,31 @@ int setup_in_helper(uid_t uid, gid_t gid, const std::vector<std::string>& paths)
   }
   // Our binds must not propagate back to the host; host mounts still arrive.
   if (mount(nullptr, "/", nullptr, MS_REC | MS_SLAVE, nullptr) != 0) return errno;
-  for (const std::string& p : paths) {
-    if (mount(p.c_str(), p.c_str(), nullptr, MS_BIND | MS_REC, nullptr) != 0) return errno;
-    unsigned long flags = MS_REMOUNT | MS_BIND | MS_RDONLY | kept_flags(p.c_str());
-    if (mount(nullptr, p.c_str(), nullptr, flags, nullptr) != 0) return errno;
-  }
+  for (const std::string& p : noexec)
+    if (int e = rebind(p, MS_NOEXEC | MS_NOSUID | MS_NODEV)) return e;
+  for (const std::string& p : paths)
+    if (int e = rebind(p, MS_RDONLY)) return e;
   return 0;
 }
 
 }  // namespace
 
-Result<SessionNamespaces> make_protect_namespace(const std::vector<std::string>& paths, const Capabilities& caps) {
+Result<SessionNamespaces> make_session_namespace(const std::vector<std::string>& noexec_in,
+                                                 const std::vector<std::string>& paths, const Capabilities& caps) {
   SessionNamespaces out;
-  std::vector<std::string> present;
+  std::vector<std::string> present, noexec;
   for (const auto& p : paths) {
     struct stat st;
     (lstat(p.c_str(), &st) == 0 && !S_ISLNK(st.st_mode) ? present : out.missing).push_back(p);
   }
-  if (present.empty()) return out;
+  for (const auto& p : noexec_in) {
+    struct stat st;
+    if (stat(p.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) noexec.push_back(p);
+  }
+  if (present.empty() && noexec.empty()) return out;
   uid_t uid = geteuid();
   if (uid != 0 && !caps.user_namespaces)
-    return Error{"filesystem.protect needs a user namespace, which this kernel refuses", "", EPERM, {}};
+    return Error{"the session mount namespace needs a user namespace, which this kernel refuses", "", EPERM, {}};
 
   int ready[2], done[2];
   if (pipe2(ready, O_CLOEXEC) != 0) return sys_error("cannot create a pipe", "", errno);
@@ -94,7 +106,7 @@ Result<SessionNamespaces> make_protect_namespace(const std::vector<std::string>&
   if (pid == 0) {
     ready_r.reset();
     done_w.reset();  // or the read below would never see EOF
-    int err = setup_in_helper(uid, getegid(), present);
+    int err = setup_in_helper(uid, getegid(), noexec, present);
     (void)!write(ready_w.get(), &err, sizeof err);
     char c;
     (void)!read(done_r.get(), &c, 1);  // hold the namespaces until lash has opened them
@@ -119,7 +131,7 @@ Result<SessionNamespaces> make_protect_namespace(const std::vector<std::string>&
   int ws;
   while (waitpid(pid, &ws, 0) < 0 && errno == EINTR) {
   }
-  if (!ok) return sys_error("cannot make the read-only binds for filesystem.protect", "", err);
+  if (!ok) return sys_error("cannot set up the session mount namespace", "", err);
   out.protected_paths = present;
   return out;
 }

@@ -1,6 +1,8 @@
-// The session mount namespace: read-only binds over the `protect` paths (hooks and
-// repository config inside writable grants), which Landlock alone cannot express (it
-// cannot subtract a subtree from a grant). Made once per session by a short-lived
+// The session mount namespace: the writable grants re-bound noexec (so the ELF
+// interpreter cannot map a program the user wrote there: Landlock's EXECUTE right is
+// only checked by execve, not by mmap), and read-only binds over the `protect` paths
+// (hooks and repository config inside writable grants), which Landlock alone cannot
+// express (it cannot subtract a subtree from a grant). Made once per session by a short-lived
 // helper; children enter it with setns(), so the per-spawn cost is two syscalls.
 // Unprivileged lash needs a user namespace for this (mapping only its own uid);
 // root uses a plain mount namespace.
@@ -21,8 +23,11 @@ struct SessionNamespaces {
   std::vector<std::string> missing;    // protect paths that do not exist (not covered)
 };
 
-// PATHS are absolute. Paths that do not exist are listed in `missing`, not created.
-// Must be called before lash starts threads.
-Result<SessionNamespaces> make_protect_namespace(const std::vector<std::string>& paths, const Capabilities& caps);
+// All paths absolute. NOEXEC paths are bound nosuid,nodev,noexec first (in order),
+// then PROTECT paths read-only. Protect paths that do not exist are listed in
+// `missing`, not created. Must be called before lash starts threads.
+Result<SessionNamespaces> make_session_namespace(const std::vector<std::string>& noexec,
+                                                 const std::vector<std::string>& protect,
+                                                 const Capabilities& caps);
 
 }  // namespace lash::sandbox

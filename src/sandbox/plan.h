@@ -46,6 +46,7 @@ struct SandboxPlan {
   bool restrict_fs = false;
   std::vector<PathRule> paths;        // directory and file grants, including exec grants
   std::vector<std::string> protect;   // absolute paths kept read-only inside writable grants
+  std::vector<std::string> noexec;    // writable grants mounted noexec (with an allowlist)
   std::string tmpdir;                 // session tmpdir (made by make_session_tmpdir() before
                                       // compile; granted rw in paths), removed at exit
   Enforcement fs_enforcement = Enforcement::enforce;

@@ -85,12 +85,12 @@ Result<Prepared> prepare(const SandboxPlan& plan, const Capabilities& caps) {
   if (auto r = prepare_landlock(p, plan, caps); !r) return cleanup_on_error(r.error());
   if (auto r = prepare_seccomp(p, plan, caps); !r) return cleanup_on_error(r.error());
 
-  if (plan.restrict_fs && !plan.protect.empty()) {
-    auto ns = make_protect_namespace(plan.protect, caps);
+  if (plan.restrict_fs && (!plan.protect.empty() || !plan.noexec.empty())) {
+    auto ns = make_session_namespace(plan.noexec, plan.protect, caps);
     if (!ns) {
       if (plan.fs_enforcement != Enforcement::warn) return cleanup_on_error(ns.error());
-      p.notes.push_back("filesystem.protect is NOT enforced by the kernel (enforcement = warn): " +
-                        ns.error().message());
+      p.notes.push_back("filesystem.protect and noexec workspaces are NOT enforced by the kernel "
+                        "(enforcement = warn): " + ns.error().message());
     } else {
       p.userns = std::move(ns->user);
       p.mntns = std::move(ns->mnt);

@@ -203,6 +203,7 @@ TEST_CASE("compile: writable grants are never executable with an allowlist (W^X)
   REQUIRE(w);
   CHECK(w->rights == (R | W));
   CHECK(w->origin == "include_workdir");
+  CHECK(plan.noexec == std::vector<std::string>{"/home/u/proj"});  // not even through ld.so
 
   auto rp = ci_profile();
   rp.values.spawn_any.value = true;
@@ -211,6 +212,7 @@ TEST_CASE("compile: writable grants are never executable with an allowlist (W^X)
   ctx.facts.writable_roots.push_back({"/data", "filesystem.read_write"});
   plan = compile(rp, ctx, full_caps());
   CHECK(find(plan, "/data")->rights == (R | W | X));
+  CHECK(plan.noexec.empty());
 }
 
 TEST_CASE("compile: an allowlisted program inside a writable grant is not made executable") {
