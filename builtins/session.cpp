@@ -245,8 +245,7 @@ constexpr Limit kLimits[] = {
     {'c', RLIMIT_CORE, 512, "coredump(blocks)"},    {'m', RLIMIT_RSS, 1024, "memory(kbytes)"},
     {'l', RLIMIT_MEMLOCK, 1024, "locked memory(kbytes)"}, {'p', RLIMIT_NPROC, 1, "process"},
     {'n', RLIMIT_NOFILE, 1, "nofiles"},             {'v', RLIMIT_AS, 1024, "vmemory(kbytes)"},
-    {'w', RLIMIT_LOCKS, 1, "locks"},                {'e', RLIMIT_NICE, 1, "nice"},
-    {'r', RLIMIT_RTPRIO, 1, "rtprio"},
+    {'w', RLIMIT_LOCKS, 1, "locks"},                {'r', RLIMIT_RTPRIO, 1, "rtprio"},
 };
 
 std::string limit_text(rlim_t v, int factor) {
@@ -261,8 +260,8 @@ int bi_ulimit(Shell& sh, std::vector<std::string>& argv) {
   for (; i < argv.size() && argv[i].size() > 1 && argv[i][0] == '-'; ++i) {
     for (size_t k = 1; k < argv[i].size(); ++k) {
       char c = argv[i][k];
-      if (c == 'H') hard = true;
-      else if (c == 'S') soft = true;
+      if (c == 'H') hard = true, soft = false;  // the last of -H/-S wins, as in dash
+      else if (c == 'S') soft = true, hard = false;
       else if (c == 'a') all = true;
       else {
         const Limit* found = nullptr;
@@ -276,13 +275,16 @@ int bi_ulimit(Shell& sh, std::vector<std::string>& argv) {
       }
     }
   }
+  // Shown: the soft limit unless -H alone; set: both unless -H or -S (as dash).
+  const bool set_hard = hard || !soft;
+  const bool set_soft = soft || !hard;
   if (!hard && !soft) soft = true;
   if (all) {
     for (auto& l : kLimits) {
       struct rlimit rl;
       if (::getrlimit(l.resource, &rl) != 0) continue;
       char head[40];
-      std::snprintf(head, sizeof head, "-%c: %-25s", l.opt, l.name);
+      std::snprintf(head, sizeof head, "%-20s ", l.name);
       sh.out() << head << limit_text(hard && !soft ? rl.rlim_max : rl.rlim_cur, l.factor) << '\n';
     }
     return 0;
@@ -296,19 +298,23 @@ int bi_ulimit(Shell& sh, std::vector<std::string>& argv) {
     sh.out() << limit_text(soft ? rl.rlim_cur : rl.rlim_max, which->factor) << '\n';
     return 0;
   }
+  if (i + 1 < argv.size()) {
+    sh.error("ulimit: too many arguments");
+    return 2;
+  }
   rlim_t v;
   if (argv[i] == "unlimited") {
     v = RLIM_INFINITY;
   } else {
     auto n = str::parse_int(argv[i]);
     if (!n || *n < 0) {
-      sh.error("ulimit: Illegal number: " + argv[i]);
+      sh.error("ulimit: bad number");
       return 2;
     }
     v = rlim_t(*n) * rlim_t(which->factor);
   }
-  if (hard) rl.rlim_max = v;
-  if (soft) rl.rlim_cur = v;
+  if (set_hard) rl.rlim_max = v;
+  if (set_soft) rl.rlim_cur = v;
   if (::setrlimit(which->resource, &rl) != 0) {
     sh.error(std::string("ulimit: error setting limit (") + std::strerror(errno) + ")");
     return 2;
