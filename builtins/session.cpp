@@ -11,6 +11,7 @@
 
 #include "base/strutil.h"
 #include "builtins/families.h"
+#include "builtins/umask_mode.h"
 #include "exec/shell.h"
 
 namespace lash::builtins {
@@ -141,42 +142,6 @@ int bi_pwd(Shell& sh, std::vector<std::string>& argv) {
 
 // ---- umask ---------------------------------------------------------------------
 
-// Applies a symbolic mode ("u=rwx,g-w,o=") to the permission bits `mask_perm`
-// (the permissions that are allowed, i.e. ~umask). Returns false on junk.
-bool apply_symbolic(const std::string& spec, mode_t& perm) {
-  for (auto& clause : str::split(spec, ',')) {
-    size_t k = 0;
-    mode_t who = 0;
-    for (; k < clause.size(); ++k) {
-      char c = clause[k];
-      if (c == 'u') who |= 0700;
-      else if (c == 'g') who |= 0070;
-      else if (c == 'o') who |= 0007;
-      else if (c == 'a') who |= 0777;
-      else break;
-    }
-    if (who == 0) who = 0777;
-    if (k >= clause.size()) return false;
-    while (k < clause.size()) {
-      char op = clause[k++];
-      if (op != '=' && op != '+' && op != '-') return false;
-      mode_t bits = 0;
-      for (; k < clause.size() && clause[k] != '=' && clause[k] != '+' && clause[k] != '-'; ++k) {
-        char c = clause[k];
-        if (c == 'r') bits |= 0444;
-        else if (c == 'w') bits |= 0222;
-        else if (c == 'x') bits |= 0111;
-        else return false;
-      }
-      bits &= who;
-      if (op == '=') perm = (perm & ~who) | bits;
-      else if (op == '+') perm |= bits;
-      else perm &= ~bits;
-    }
-  }
-  return true;
-}
-
 int bi_umask(Shell& sh, std::vector<std::string>& argv) {
   bool symbolic = false;
   size_t i = 1;
@@ -188,16 +153,7 @@ int bi_umask(Shell& sh, std::vector<std::string>& argv) {
   ::umask(cur);
   if (i >= argv.size()) {
     if (symbolic) {
-      mode_t p = ~cur & 0777;
-      auto part = [&](int shift) {
-        std::string s;
-        mode_t b = (p >> shift) & 7;
-        if (b & 4) s += 'r';
-        if (b & 2) s += 'w';
-        if (b & 1) s += 'x';
-        return s;
-      };
-      sh.out() << "u=" << part(6) << ",g=" << part(3) << ",o=" << part(0) << '\n';
+      sh.out() << umask_symbolic_text(cur) << '\n';
     } else {
       char buf[8];
       std::snprintf(buf, sizeof buf, "%04o", unsigned(cur));
@@ -205,29 +161,23 @@ int bi_umask(Shell& sh, std::vector<std::string>& argv) {
     }
     return 0;
   }
+  // dash: a leading digit means an octal mask, anything else a symbolic mode.
   const std::string& m = argv[i];
-  if (!m.empty() && m[0] >= '0' && m[0] <= '7') {
-    mode_t v = 0;
-    for (char c : m) {
-      if (c < '0' || c > '7') {
-        sh.error("umask: Illegal number: " + m);
-        return 2;
-      }
-      v = v * 8 + mode_t(c - '0');
-      if (v > 07777) {
-        sh.error("umask: Illegal number: " + m);
-        return 2;
-      }
+  std::optional<mode_t> mask;
+  if (!m.empty() && m[0] >= '0' && m[0] <= '9') {
+    mask = umask_parse_octal(m);
+    if (!mask) {
+      sh.error("umask: Illegal number: " + m);
+      return 2;
     }
-    ::umask(v & 0777);
-    return 0;
+  } else {
+    mask = umask_apply_symbolic(m, cur);
+    if (!mask) {
+      sh.error("umask: Illegal mode: " + m);
+      return 2;
+    }
   }
-  mode_t perm = ~cur & 0777;
-  if (!apply_symbolic(m, perm)) {
-    sh.error("umask: Illegal mode: " + m);
-    return 2;
-  }
-  ::umask(~perm & 0777);
+  ::umask(*mask);
   return 0;
 }
 
