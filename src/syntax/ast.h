@@ -60,6 +60,9 @@ enum class ParamOp : uint8_t {
 // $name ${name...} $1 ${10} $@ $* $# $? $- $$ $! $0
 struct Parameter {
   std::string name;        // "x", "1", "10", "@", "*", "#", "?", "-", "$", "!", "0"
+  // Any other name ("a.b", "BASH_SOURCE[0]", "x:1", "" for ${}) marks a malformed
+  // ${...}: the text between the braces, op plain. Like dash, that is not a syntax
+  // error; expanding it is ("bad substitution"), so unexecuted branches are harmless.
   ParamOp op = ParamOp::plain;
   bool colon = false;      // the ':' forms: also treat empty as unset
   WordPtr arg;             // the word after the operator (may be null for plain/length)
@@ -167,7 +170,8 @@ struct CaseClause {
 
 struct FunctionDef {
   std::string name;
-  // The function body: a compound command (with its own redirects).
+  // The function body: a compound command (with its own redirects), or, as dash
+  // allows (`f() echo hi`), a simple command.
   std::shared_ptr<Command> body;
 };
 

@@ -100,6 +100,21 @@ std::string ParserImpl::describe(const Token& t) const {
   }
 }
 
+std::string ParserImpl::source_text(uint32_t from, uint32_t to) const {
+  if (rd_.in_alias() || from < base_off_ || to < from || to - base_off_ > text_.size()) return {};
+  std::string_view s = text_.substr(from - base_off_, to - from);
+  std::string out;
+  out.reserve(s.size());
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '\\' && i + 1 < s.size() && s[i + 1] == '\n') {
+      ++i;
+      continue;
+    }
+    out.push_back(s[i]);
+  }
+  return out;
+}
+
 void ParserImpl::unexpected(const Token& t, std::string_view expecting) {
   std::string m = "unexpected " + describe(t);
   if (!expecting.empty()) {

@@ -61,9 +61,10 @@ void ParserImpl::heredoc_redirect(ast::Redirect& r) {
   Pos begin = rd_.pos();
   std::string raw;
   bool quoted = false;
-  for (;;) {
+  // Like any word, the delimiter cannot start with '#' (that begins a comment).
+  for (bool first = true;; first = false) {
     c = rd_.peek();
-    if (delim_end(c)) break;
+    if (delim_end(c) || (first && c == '#')) break;
     if (c == 0) nul_byte();
     rd_.get();
     raw.push_back(static_cast<char>(c));
@@ -91,6 +92,10 @@ void ParserImpl::heredoc_redirect(ast::Redirect& r) {
     }
   }
   if (raw.empty()) unexpected(peek(), "here-document delimiter");
+  c = rd_.peek();
+  if (!quoted && (c == '<' || c == '>') &&
+      raw.find_first_not_of("0123456789") == std::string::npos)  // an io_number
+    fail(begin, "unexpected redirection (expecting here-document delimiter)");
   r.target.parts.clear();
   r.target.parts.push_back(ast::WordPart{ast::Literal{std::move(raw), false}});
   r.target.range = {begin.off, rd_.end_off(), begin.line};

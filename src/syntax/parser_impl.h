@@ -173,6 +173,9 @@ class ParserImpl {
   [[noreturn]] void fail(Pos at, std::string message, bool incomplete = false);
   [[noreturn]] void unexpected(const Token& t, std::string_view expecting = {});
   std::string describe(const Token& t) const;
+  // The source text between two offsets, without line continuations ("" when it
+  // cannot be recovered, e.g. inside alias text).
+  std::string source_text(uint32_t from, uint32_t to) const;
   // Recursion guard: counts nesting against max_depth and watches stack use.
   struct Nest {
     Nest(ParserImpl& p, Pos at);

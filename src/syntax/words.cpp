@@ -154,9 +154,21 @@ void ParserImpl::dollar(PartsBuilder& b, Ctx ctx) {
 // After "${".
 void ParserImpl::braced_param(PartsBuilder& b, Ctx ctx, Pos start) {
   ast::Parameter p;
+  // Like dash, a malformed ${...} (${a.b}, ${BASH_SOURCE[0]}, ${x:1}) is an error
+  // only when expanded: it becomes a Parameter whose name is the text between the
+  // braces, which is never a valid parameter name. The rest is parsed as its word
+  // so that nesting and quotes inside are matched.
   auto bad = [&]() {
     if (rd_.peek() == kEof) fail(start, "missing '}'", true);
-    fail(start, "bad substitution");
+    ast::Parameter bp;
+    bp.arg = std::make_unique<ast::Word>();
+    param_arg(*bp.arg, ctx == Ctx::dquote || ctx == Ctx::heredoc ? Ctx::dquote : Ctx::unquoted, start);
+    bp.name = source_text(start.off + 2, rd_.end_off() - 1);
+    bool valid = is_name(bp.name) ||
+                 (!bp.name.empty() && bp.name.find_first_not_of("0123456789") == std::string::npos) ||
+                 (bp.name.size() == 1 && is_special_param(static_cast<unsigned char>(bp.name[0])));
+    if (valid) bp.name.clear();  // the text could not be recovered (alias text)
+    b.push(ast::WordPart{std::move(bp)});
   };
   auto read_name = [&]() -> bool {
     int c = rd_.peek();
@@ -179,14 +191,14 @@ void ParserImpl::braced_param(PartsBuilder& b, Ctx ctx, Pos start) {
     if (length) {
       rd_.get();  // #
       read_name();
-      if (rd_.peek() != '}') bad();
+      if (rd_.peek() != '}') return bad();
       rd_.get();
       p.op = ast::ParamOp::length;
       b.push(ast::WordPart{std::move(p)});
       return;
     }
   }
-  if (!read_name()) bad();
+  if (!read_name()) return bad();
   c = rd_.peek();
   if (c == '}') {
     rd_.get();
@@ -197,7 +209,7 @@ void ParserImpl::braced_param(PartsBuilder& b, Ctx ctx, Pos start) {
     rd_.get();
     p.colon = true;
     c = rd_.peek();
-    if (c != '-' && c != '=' && c != '?' && c != '+') bad();
+    if (c != '-' && c != '=' && c != '?' && c != '+') return bad();
   }
   switch (c) {
     case '-': p.op = ast::ParamOp::use_default; break;
@@ -215,7 +227,7 @@ void ParserImpl::braced_param(PartsBuilder& b, Ctx ctx, Pos start) {
       else { p.op = ast::ParamOp::remove_small_prefix; c = 0; }
       break;
     default:
-      bad();
+      return bad();
   }
   if (c != 0) rd_.get();  // the operator's (last) character
   p.arg = std::make_unique<ast::Word>();

@@ -114,6 +114,10 @@ TEST_CASE("missing delimiter word") {
   CHECK(line("cat <<") == "ERROR: lash:1:7: syntax error: unexpected end of file (expecting here-document delimiter)");
   CHECK(line("cat << ;") == "ERROR: lash:1:8: syntax error: unexpected ';' (expecting here-document delimiter)");
   CHECK(line("cat <<\nx") == "ERROR: lash:1:7: syntax error: unexpected newline (expecting here-document delimiter)");
+  CHECK(line("cat <<#E\nx\nE\n") == "ERROR: lash:1:9: syntax error: unexpected newline (expecting here-document delimiter)");
+  CHECK(line("cat << 2>&1\nx\n2\n") == "ERROR: lash:1:8: syntax error: unexpected redirection (expecting here-document delimiter)");
+  CHECK(line("cat <<E#\nE#\n") == R"(list { simple ["cat"] <<["E#"] body=[] })");
+  CHECK(line("cat <<2 >f\n2\n") == R"(list { simple ["cat"] <<["2"] body=[] >["f"] })");
 }
 
 TEST_CASE("here-document size limit") {

@@ -36,7 +36,6 @@ double seconds_to_parse(const std::string& text) {
   ParseResult r = parse(text, {});
   auto t1 = std::chrono::steady_clock::now();
   double s = std::chrono::duration<double>(t1 - t0).count();
-  MESSAGE(text.size() << " bytes: " << s << " s");
   return kSanitized ? s / 10 : s;
 }
 }  // namespace

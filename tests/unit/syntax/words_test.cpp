@@ -96,16 +96,35 @@ TEST_CASE("in double quotes the parameter word is in double-quote context") {
   CHECK(word("x \"${a:-\"b\"}\"") == R"(["x"] [dq(${a:-[dq('b')]})])");
 }
 
-TEST_CASE("bad substitutions") {
-  CHECK(parse_err("echo ${}").message == "bad substitution");
-  CHECK(parse_err("echo ${a.b}").message == "bad substitution");
-  CHECK(parse_err("echo ${a:1}").message == "bad substitution");
-  CHECK(parse_err("echo ${!a}").message == "bad substitution");
-  CHECK(parse_err("echo ${#a-b}").message == "bad substitution");
-  CHECK(parse_err("echo ${ a}").message == "bad substitution");
-  SyntaxError e = parse_err("echo ok ${a.b}");
-  CHECK(e.column == 9);
-  CHECK_FALSE(e.incomplete);
+TEST_CASE("bad substitutions parse; their name is the text inside the braces") {
+  // Like dash, they are errors only if expanded (scripts keep bash-only branches).
+  CHECK(word("x ${}") == R"(["x"] [${}])");
+  CHECK(word("x ${a.b}") == R"(["x"] [${a.b}])");
+  CHECK(word("x ${a:1}") == R"(["x"] [${a:1}])");
+  CHECK(word("x ${!a}") == R"(["x"] [${!a}])");
+  CHECK(word("x ${#a-b}") == R"(["x"] [${#a-b}])");
+  CHECK(word("x ${ a}") == R"(["x"] [${ a}])");
+  CHECK(word("x \"$( cd \"$( dirname \"${BASH_SOURCE[0]}\" )\" && pwd )\"") ==
+        R"(["x"] [dq($(list { and_or { simple ["cd"] [dq($(list { simple ["dirname"] [dq(${BASH_SOURCE[0]})] }))]; && { simple ["pwd"] } } }))])");
+  // The rest is matched like a parameter word: quotes and nesting count.
+  CHECK(word("x ${a[\"}\"]}b") == R"(["x"] [${a["}"]} "b"])");
+  CHECK(word("x ${a[$(echo })]}") == R"(["x"] [${a[$(echo })]}])");
+  auto p = parse_ok("echo ${a.b}");
+  const auto& param = std::get<ast::Parameter>(first_simple(*p).words.at(1).parts.at(0).v);
+  CHECK(param.name == "a.b");
+  CHECK_FALSE(is_name(param.name));
+  // Never mistaken for a valid parameter.
+  for (const char* text : {"echo ${}", "echo ${\\\n}", "echo ${@@}", "echo ${1a}"}) {
+    auto q = parse_ok(text);
+    const auto& bp = std::get<ast::Parameter>(first_simple(*q).words.at(1).parts.at(0).v);
+    CHECK_FALSE(is_name(bp.name));
+    CHECK((bp.name.empty() || bp.name.find_first_not_of("0123456789") != std::string::npos));
+    CHECK_FALSE((bp.name.size() == 1 && std::string_view("@*#?-$!").find(bp.name[0]) != std::string_view::npos));
+  }
+  // Unterminated is still an (incomplete) syntax error.
+  SyntaxError e = parse_err("echo ${a.b");
+  CHECK(e.message == "missing '}'");
+  CHECK(e.incomplete);
 }
 
 TEST_CASE("command substitution") {
