@@ -33,7 +33,23 @@ bool fs_warn_only(const SandboxPlan& plan) {
   return plan.fs_enforcement == Enforcement::warn && (!plan.restrict_net || plan.net_enforcement == Enforcement::warn);
 }
 
+// enforcement.md: a field whose kernel mechanism needs a newer ABI than this kernel
+// has is refused under `enforce`, and said once under `warn`.
+Result<void> check_abi(Prepared& p, const SandboxPlan& plan, const Capabilities& caps) {
+  auto need = [&](bool wanted, int abi, Enforcement e, const std::string& what) -> Result<void> {
+    if (!wanted || caps.landlock_abi < 1 || caps.landlock_abi >= abi) return {};
+    std::string msg = what + " needs Landlock ABI " + std::to_string(abi) + ", this kernel has ABI " +
+                      std::to_string(caps.landlock_abi);
+    if (e == Enforcement::enforce) return Error{msg, "", 0, {}};
+    p.notes.push_back(msg + ": not enforced (enforcement = warn)");
+    return {};
+  };
+  if (auto r = need(plan.restrict_fs, 3, plan.fs_enforcement, "refusing truncate() outside the grants"); !r) return r;
+  return need(plan.restrict_net, 4, plan.net_enforcement, "the TCP port rules of [network]");
+}
+
 Result<void> prepare_landlock(Prepared& p, const SandboxPlan& plan, const Capabilities& caps) {
+  if (auto r = check_abi(p, plan, caps); !r) return r;
   auto ll = build_landlock(plan, caps);
   if (!ll) {
     if (!fs_warn_only(plan)) return ll.error();

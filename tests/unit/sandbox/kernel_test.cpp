@@ -470,3 +470,23 @@ TEST_CASE("SessionSandbox: prepare, launch, open_for_user, kill_all") {
     CHECK(WTERMSIG(ws) == SIGKILL);
   }
 }
+
+TEST_CASE("prepare: a field needing a newer Landlock ABI is refused under enforce, noted under warn") {
+  TempDir work("abi");
+  Capabilities old = caps();
+  old.landlock_abi = 3;
+  PlanOptions o;
+  o.restrict_net = true;
+  o.ports = {{443, 443}};
+  auto plan = make_plan(work.path, o, old);
+  auto refused = prepare(plan, old);
+  REQUIRE(!refused.ok());
+  CHECK(refused.error().what.find("Landlock ABI 4") != std::string::npos);
+  plan.net_enforcement = Enforcement::warn;
+  auto warned = prepare(plan, old);
+  REQUIRE(warned.ok());
+  bool said = false;
+  for (const auto& n : warned->notes) said = said || n.find("ABI 4") != std::string::npos;
+  CHECK(said);
+  kill_all(*warned);
+}
