@@ -1,0 +1,207 @@
+#include "policy/engine.h"
+
+#include "policy/explain.h"
+#include "policy/paths.h"
+
+namespace lash::policy {
+namespace {
+
+// Devices of the system baseline (enforcement.md) that writes may always target when
+// system_paths = true: discarding output is not writing a file.
+bool baseline_device(std::string_view p) {
+  static constexpr std::string_view kDevs[] = {"/dev/null", "/dev/zero", "/dev/full",
+                                               "/dev/random", "/dev/urandom", "/dev/tty",
+                                               "/dev/ptmx"};
+  for (auto d : kDevs)
+    if (p == d) return true;
+  return paths::beneath(p, "/dev/pts") && p != "/dev/pts";
+}
+
+bool bare(std::string_view s) { return s.find('/') == std::string_view::npos; }
+
+const Provenance* provenance_of(const Profile& p, const KeyInfo& k) {
+  return std::visit([&](auto member) { return &(p.*member).from; }, k.field);
+}
+
+std::string ports_text(const Profile& p) {
+  if (p.allow_ports.value.empty()) return p.allow_hosts.value.empty() ? "none" : "80, 443";
+  std::string out;
+  for (const auto& r : p.allow_ports.value) {
+    if (!out.empty()) out += ", ";
+    out += std::to_string(r.lo);
+    if (r.hi != r.lo) out += "-" + std::to_string(r.hi);
+  }
+  return out;
+}
+
+}  // namespace
+
+Engine::Engine(std::shared_ptr<const ResolvedProfile> profile, SessionFacts facts)
+    : profile_(std::move(profile)), facts_(std::move(facts)) {
+  const Profile& p = profile_->values;
+  for (const auto& e : p.spawn_allowlist.value)
+    (bare(e) ? allow_names_ : allow_paths_).insert(bare(e) ? e : paths::normalize(e));
+  allow_paths_.insert(facts_.allow_real.begin(), facts_.allow_real.end());
+  for (const auto& e : p.spawn_denylist.value)
+    (bare(e) ? deny_names_ : deny_paths_).insert(bare(e) ? e : paths::normalize(e));
+  deny_paths_.insert(facts_.deny_real.begin(), facts_.deny_real.end());
+  for (const auto& r : facts_.writable_roots) root_paths_.push_back(r.path);
+  safelist_ = EnvPatterns(p.env_safelist.value);
+  plugins_.insert(p.plugin_allowlist.value.begin(), p.plugin_allowlist.value.end());
+  hosts_ = HostMatcher(p.allow_hosts.value);
+  ports_text_ = ports_text(p);
+  fs_unrestricted_ = filesystem_unrestricted(p);
+}
+
+KeyRef Engine::ref(const char* key) const {
+  const KeyInfo* k = find_key(key);
+  const Provenance* from = k ? provenance_of(profile_->values, *k) : nullptr;
+  if (!from) return KeyRef{key, {}, 0, {}};
+  return KeyRef{key, from->file, from->line, from->profile};
+}
+
+Decision Engine::allow(const char* key) const {
+  Decision d;
+  d.verdict = Verdict::allow;
+  if (key) d.decided_by = ref(key);
+  return d;
+}
+
+Decision Engine::deny(const char* key, const Action& a, std::string suggestion) const {
+  Decision d;
+  d.verdict = Verdict::deny;
+  d.decided_by = ref(key);
+  d.problem = explain::problem(profile_->name, a);
+  d.suggestion = std::move(suggestion);
+  return d;
+}
+
+Decision Engine::decide(const Action& action) const {
+  return std::visit(
+      [&](const auto& a) -> Decision {
+        using T = std::decay_t<decltype(a)>;
+        if constexpr (std::is_same_v<T, Spawn>) return spawn(a);
+        else if constexpr (std::is_same_v<T, Redirect>) return redirect(a);
+        else if constexpr (std::is_same_v<T, EnvChange>) return env(a);
+        else if constexpr (std::is_same_v<T, Builtin>) return builtin(a);
+        else if constexpr (std::is_same_v<T, PluginCall>) return plugin(a);
+        else return network(a);
+      },
+      action);
+}
+
+// Denylist first (by the name as written, the program's own name, and its real path),
+// then spawn_any, then the allowlist by real path. A bare name whose program was not
+// found is matched by name (it will then fail as "not found", not run).
+Decision Engine::spawn(const Spawn& a) const {
+  const std::string& rp = a.resolved_path;
+  std::string name(paths::basename(a.argv0));
+  bool denied = deny_names_.count(name) || deny_paths_.count(a.argv0) ||
+                (!rp.empty() && (deny_paths_.count(rp) ||
+                                 deny_names_.count(std::string(paths::basename(rp)))));
+  if (denied) return deny("process.spawn_denylist", a, explain::in_denylist(a.argv0));
+  if (profile_->values.spawn_any.value) return allow("process.spawn_any");
+  bool allowed = rp.empty() ? (bare(a.argv0) ? allow_names_.count(a.argv0) > 0
+                                             : allow_paths_.count(a.argv0) > 0)
+                            : allow_paths_.count(rp) > 0;
+  if (allowed) return allow("process.spawn_allowlist");
+  if (!rp.empty() && bare(a.argv0) && allow_names_.count(a.argv0)) {
+    auto it = facts_.allow_real_by_name.find(a.argv0);
+    std::string allowed_path = it == facts_.allow_real_by_name.end() ? "" : it->second;
+    return deny("process.spawn_allowlist", a,
+                explain::allowlist_mismatch(a.argv0, allowed_path, rp));
+  }
+  return deny("process.spawn_allowlist", a, explain::not_in_allowlist(a.argv0));
+}
+
+// Reads are not checked here (the kernel enforces read_only). Writes need file_redirect
+// and, unless `read_write = /`, a target beneath a writable root and outside `protect`.
+Decision Engine::redirect(const Redirect& a) const {
+  const Profile& p = profile_->values;
+  if (!is_write(a.mode)) return allow(nullptr);
+  if (p.system_paths.value && baseline_device(a.path)) return allow("filesystem.system_paths");
+  if (!p.file_redirect.value)
+    return deny("capabilities.file_redirect", a, explain::no_file_redirect());
+  if (fs_unrestricted_) return allow("filesystem.read_write");
+  for (const auto& root : facts_.writable_roots) {
+    if (!paths::beneath(a.path, root.path)) continue;
+    std::string_view rel = a.path;
+    rel.remove_prefix(root.path == "/" ? 1 : std::min(rel.size(), root.path.size() + 1));
+    for (const auto& prot : p.protect.value)
+      if (paths::beneath("/" + std::string(rel), paths::normalize("/" + prot)))
+        return deny("filesystem.protect", a, explain::protected_path(prot));
+  }
+  for (const auto& root : facts_.writable_roots)
+    if (paths::beneath(a.path, root.path)) return allow(root.key.c_str());
+  return deny("filesystem.read_write", a, explain::outside_writable(a.path, root_paths_));
+}
+
+Decision Engine::env(const EnvChange& a) const {
+  const Profile& p = profile_->values;
+  if (!p.env_mutation.value) return deny("environment.mutation", a, explain::no_env_mutation());
+  if (safelist_.empty()) return allow("environment.mutation");
+  if (!safelist_.matches(a.name))
+    return deny("environment.safelist", a, explain::not_in_safelist(a.name));
+  return allow("environment.safelist");
+}
+
+Decision Engine::builtin(const Builtin& a) const {
+  const Profile& p = profile_->values;
+  const Field<bool>* f = nullptr;
+  switch (a.capability) {
+    case Capability::plugin_access: f = &p.plugin_access; break;
+    case Capability::config_modify: f = &p.config_modify; break;
+    case Capability::session_manage: f = &p.session_manage; break;
+    case Capability::job_control_own: f = &p.job_control_own; break;
+    case Capability::job_control_others: f = &p.job_control_others; break;
+    case Capability::audit_access: f = &p.audit_access; break;
+    case Capability::profile_manage: f = &p.profile_manage; break;
+    case Capability::profile_switch: f = &p.profile_switch; break;
+  }
+  std::string key = "capabilities." + std::string(capability_name(a.capability));
+  if (f && f->value) return allow(key.c_str());
+  return deny(key.c_str(), a, explain::capability_needed(target_of(Action{a}), a.capability));
+}
+
+Decision Engine::plugin(const PluginCall& a) const {
+  const Profile& p = profile_->values;
+  if (!p.plugin_access.value)
+    return deny("capabilities.plugin_access", a, explain::no_plugin_access());
+  if (plugins_.empty()) return allow("capabilities.plugin_access");
+  if (!plugins_.count(a.plugin))
+    return deny("capabilities.plugin_allowlist", a, explain::plugin_not_allowed(a.plugin));
+  return allow("capabilities.plugin_allowlist");
+}
+
+// network.md: a flow is allowed when its name (host, and the SNI when there is one) or
+// its address matches allow_hosts, and its port is allowed (80 and 443 when allow_ports
+// is empty). An IP-literal SNI counts as no name. block_all_others = false allows what
+// matches no rule.
+Decision Engine::network(const NetConnect& a) const {
+  const Profile& p = profile_->values;
+  bool no_rules = p.allow_hosts.value.empty() && p.allow_ports.value.empty();
+  if (no_rules && !p.block_all_others.value) return allow("network.block_all_others");
+  bool sni_name = !a.sni.empty() && !is_ip_literal(a.sni);
+  bool name_ok = !a.host.empty() && hosts_.match_name(a.host);
+  if (sni_name) name_ok = hosts_.match_name(a.sni) && (a.host.empty() || name_ok);
+  else if (!a.sni.empty()) name_ok = false;  // IP-literal SNI: only an IP rule allows it
+  bool host_ok = name_ok || (!a.ip.empty() && hosts_.match_ip(a.ip));
+  bool port_ok = false;
+  if (p.allow_ports.value.empty())
+    port_ok = !p.allow_hosts.value.empty() && (a.port == 80 || a.port == 443);
+  for (const auto& r : p.allow_ports.value) port_ok = port_ok || (a.port >= r.lo && a.port <= r.hi);
+  if (host_ok && port_ok) return allow("network.allow_hosts");
+  if (!p.block_all_others.value) return allow("network.block_all_others");
+  Decision d;
+  if (p.allow_hosts.value.empty())
+    d = deny("network.allow_hosts", a, explain::network_closed());
+  else if (!host_ok)
+    d = deny("network.allow_hosts", a,
+             explain::host_not_allowed(!a.sni.empty() ? a.sni : !a.host.empty() ? a.host : a.ip));
+  else
+    d = deny("network.allow_ports", a, explain::port_not_allowed(a.port, ports_text_));
+  d.advisory = p.net_enforcement.value == Enforcement::warn;
+  return d;
+}
+
+}  // namespace lash::policy

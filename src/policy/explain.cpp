@@ -1,0 +1,141 @@
+#include "policy/explain.h"
+
+#include <cstdio>
+
+namespace lash::policy::explain {
+namespace {
+
+constexpr std::string_view kSwitch = " Switch to a different profile.";
+
+std::string q(std::string_view s) { return "'" + display(s) + "'"; }
+
+struct Verb {
+  std::string operator()(const Spawn& s) const { return "run " + q(s.argv0); }
+  std::string operator()(const Redirect& r) const {
+    return (is_write(r.mode) ? "write to " : "read from ") + q(r.path);
+  }
+  std::string operator()(const EnvChange& e) const {
+    return "change the exported variable " + q(e.name);
+  }
+  std::string operator()(const PluginCall& p) const {
+    return "call plugin " + q(target_of(Action{p}));
+  }
+  std::string operator()(const Builtin& b) const { return "use " + q(target_of(Action{b})); }
+  std::string operator()(const NetConnect& n) const {
+    std::string host = !n.host.empty() ? n.host : !n.sni.empty() ? n.sni : n.ip;
+    return "connect to " + q(host) + " on port " + std::to_string(n.port);
+  }
+};
+
+}  // namespace
+
+std::string display(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (unsigned char c : s) {
+    if (c < 0x20 || c == 0x7f) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\x%02x", c);
+      out += buf;
+    } else {
+      out += char(c);
+    }
+  }
+  return out;
+}
+
+std::string problem(std::string_view profile, const Action& action) {
+  return "This session (profile: " + std::string(profile) + ") cannot " +
+         std::visit(Verb{}, action) + ".";
+}
+
+std::string not_in_allowlist(std::string_view argv0) {
+  return q(argv0) + " is not in the allowlist." + std::string(kSwitch);
+}
+
+std::string allowlist_mismatch(std::string_view name, std::string_view allowed,
+                               std::string_view actual) {
+  if (allowed.empty())
+    return q(name) + " is in the allowlist but was not found on PATH when the session started." +
+           std::string(kSwitch);
+  return q(name) + " is allowed as " + display(allowed) + " by the allowlist, but this " + q(name) +
+         " is " + display(actual) + ". Run " + display(allowed) +
+         " or switch to a different profile.";
+}
+
+std::string in_denylist(std::string_view argv0) {
+  return q(argv0) + " is in the denylist." + std::string(kSwitch);
+}
+
+std::string no_file_redirect() {
+  return "Redirecting output to files is turned off (file_redirect)." + std::string(kSwitch);
+}
+
+std::string outside_writable(std::string_view path, const std::vector<std::string>& roots) {
+  if (roots.empty())
+    return "Nothing is writable in this profile (sandbox, read_write, tmpdir, include_workdir)." +
+           std::string(kSwitch);
+  std::string list;
+  for (size_t i = 0; i < roots.size() && i < 3; ++i) list += (i ? ", " : "") + display(roots[i]);
+  if (roots.size() > 3) list += ", ...";
+  return q(path) + " is outside the writable paths (sandbox, read_write, tmpdir, " +
+         "include_workdir). Write beneath " + list + ", or switch to a different profile.";
+}
+
+std::string protected_path(std::string_view entry) {
+  return q(entry) + " is kept read-only inside writable paths (protect)." + std::string(kSwitch);
+}
+
+std::string no_env_mutation() {
+  return "Changing the exported environment is turned off (mutation)." + std::string(kSwitch);
+}
+
+std::string not_in_safelist(std::string_view name) {
+  return q(name) + " is not in the environment safelist." + std::string(kSwitch);
+}
+
+std::string capability_needed(std::string_view what, Capability cap) {
+  return q(what) + " needs the " + std::string(capability_name(cap)) + " capability." +
+         std::string(kSwitch);
+}
+
+std::string no_plugin_access() {
+  return "Plugin calls are turned off (plugin_access)." + std::string(kSwitch);
+}
+
+std::string plugin_not_allowed(std::string_view plugin) {
+  return q(plugin) + " is not in the plugin allowlist." + std::string(kSwitch);
+}
+
+std::string host_not_allowed(std::string_view host) {
+  return q(host) + " is not in allow_hosts." + std::string(kSwitch);
+}
+
+std::string port_not_allowed(uint16_t port, std::string_view allowed) {
+  return "Port " + std::to_string(port) + " is not in allow_ports (" + std::string(allowed) +
+         ")." + std::string(kSwitch);
+}
+
+std::string network_closed() {
+  return "This profile allows no network connections (allow_hosts is empty, "
+         "block_all_others = true)." +
+         std::string(kSwitch);
+}
+
+std::string refusal_lines(const Decision& d) {
+  return "Problem: " + d.problem + "\nSuggestion: " + d.suggestion + "\n";
+}
+
+std::string action_line(const Action& a, const Decision& d) {
+  std::string out(verdict_name(d.verdict));
+  out.resize(8, ' ');
+  out += std::string(kind_name(a)) + " " + display(target_of(a));
+  if (const auto* s = std::get_if<Spawn>(&a); s && !s->resolved_path.empty())
+    out += " -> " + display(s->resolved_path);
+  if (const auto* r = std::get_if<Redirect>(&a)) out += " (" + std::string(redirect_op(r->mode)) + ")";
+  if (!d.decided_by.key.empty())
+    out += "  [" + d.decided_by.key + " " + d.decided_by.source_text() + "]";
+  return out;
+}
+
+}  // namespace lash::policy::explain

@@ -1,0 +1,41 @@
+// The Problem/Suggestion texts of cli.md, one function per rule, and their rendering.
+// `Problem:` says what was refused and under which profile; `Suggestion:` names the key
+// that decided and what would change the outcome. Pure.
+#pragma once
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "policy/action.h"
+#include "policy/decision.h"
+
+namespace lash::policy::explain {
+
+// Control bytes shown as \xNN, so a refusal stays exactly two lines.
+std::string display(std::string_view s);
+
+// "This session (profile: P) cannot run 'X'." (and the matching verb for each kind)
+std::string problem(std::string_view profile, const Action& action);
+
+std::string not_in_allowlist(std::string_view argv0);
+std::string allowlist_mismatch(std::string_view name, std::string_view allowed,
+                               std::string_view actual);
+std::string in_denylist(std::string_view argv0);
+std::string no_file_redirect();
+std::string outside_writable(std::string_view path, const std::vector<std::string>& roots);
+std::string protected_path(std::string_view entry);
+std::string no_env_mutation();
+std::string not_in_safelist(std::string_view name);
+std::string capability_needed(std::string_view what, Capability cap);
+std::string no_plugin_access();
+std::string plugin_not_allowed(std::string_view plugin);
+std::string host_not_allowed(std::string_view host);
+std::string port_not_allowed(uint16_t port, std::string_view allowed);
+std::string network_closed();
+
+// The two lines printed on stderr for a refusal, each ending in '\n'.
+std::string refusal_lines(const Decision& d);
+// One line of `profile test`: "deny   spawn curl -> /usr/bin/curl  [process.spawn_allowlist base]"
+std::string action_line(const Action& a, const Decision& d);
+
+}  // namespace lash::policy::explain

@@ -1,0 +1,57 @@
+// What the engine needs from the world, resolved once when the session (or a dry run)
+// is built: real paths of the spawn lists over PATH, and the writable roots expanded
+// against the starting directory, HOME and the session tmpdir. Not pure: it reads the
+// filesystem through FsProbe (tests pass a fake).
+#pragma once
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "policy/profile_model.h"
+
+namespace lash::policy {
+
+struct SessionEnv {
+  std::string path_var;   // PATH at session start
+  std::string start_dir;  // the session's starting directory (include_workdir, "./")
+  std::string home;       // HOME ("~/")
+  std::string tmpdir;     // the session tmpdir when tmpdir = session, else empty
+};
+
+struct FsProbe {
+  // Real path of an existing file (symlinks resolved), nullopt if it does not exist.
+  std::function<std::optional<std::string>(const std::string&)> realpath;
+  // True for an executable regular file (what a PATH search accepts).
+  std::function<bool(const std::string&)> executable;
+  static FsProbe system();
+};
+
+struct WritableRoot {
+  std::string path;  // absolute, normalized, symlinks resolved where it exists
+  std::string key;   // the key that granted it: filesystem.read_write, .sandbox, ...
+};
+
+struct SessionFacts {
+  std::unordered_map<std::string, std::string> allow_real_by_name;  // bare entry -> real path
+  std::unordered_set<std::string> allow_real;  // real paths of every allowlist entry found
+  std::unordered_set<std::string> deny_real;   // real paths of every denylist entry found
+  std::vector<WritableRoot> writable_roots;
+};
+
+// True when the profile leaves writes unrestricted (`read_write = /`).
+bool filesystem_unrestricted(const Profile& p);
+// Lexical writable roots (no filesystem access): sandbox, read_write, tmpdir,
+// include_workdir, in that order.
+std::vector<WritableRoot> writable_roots(const Profile& p, const SessionEnv& env);
+// The real path PATH lookup would run for bare NAME, or nullopt.
+std::optional<std::string> resolve_on_path(std::string_view name, std::string_view path_var,
+                                           const FsProbe& fs);
+
+SessionFacts make_session_facts(const ResolvedProfile& profile, const SessionEnv& env,
+                                const FsProbe& fs = FsProbe::system());
+
+}  // namespace lash::policy

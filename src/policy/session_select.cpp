@@ -1,0 +1,138 @@
+#include "policy/session_select.h"
+
+#include <fcntl.h>
+#include <grp.h>
+#include <pwd.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+#include "base/unique_fd.h"
+#include "lash_config.h"
+#include "policy/ini_loader.h"
+#include "policy/system_policy.h"
+
+namespace lash::policy {
+namespace {
+
+std::string env_or(const char* name, std::string fallback) {
+  const char* v = std::getenv(name);
+  return v && *v ? std::string(v) : fallback;
+}
+
+std::string user_name() {
+  std::vector<char> buf(4096);
+  passwd pw{}, *res = nullptr;
+  if (getpwuid_r(getuid(), &pw, buf.data(), buf.size(), &res) != 0 || !res) return {};
+  return pw.pw_name;
+}
+
+std::vector<std::string> group_names(const std::string& user) {
+  std::vector<std::string> out;
+  std::vector<char> buf(4096);
+  passwd pw{}, *res = nullptr;
+  gid_t primary = getgid();
+  if (!user.empty() && getpwnam_r(user.c_str(), &pw, buf.data(), buf.size(), &res) == 0 && res)
+    primary = pw.pw_gid;
+  std::vector<gid_t> gids(64);
+  int n = int(gids.size());
+  if (!user.empty() && getgrouplist(user.c_str(), primary, gids.data(), &n) < 0) {
+    gids.resize(size_t(n));
+    if (getgrouplist(user.c_str(), primary, gids.data(), &n) < 0) n = 0;
+  }
+  if (user.empty()) {
+    gids[0] = primary;
+    n = 1;
+  }
+  gids.resize(size_t(n));
+  for (gid_t g : gids) {
+    group gr{}, *gres = nullptr;
+    std::vector<char> gbuf(16384);
+    if (getgrgid_r(g, &gr, gbuf.data(), gbuf.size(), &gres) == 0 && gres) out.push_back(gr.gr_name);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string lash_home() {
+  if (const char* v = std::getenv("LASH_HOME"); v && *v) return v;
+  std::string home = env_or("HOME", "");
+  if (home.empty()) {
+    std::vector<char> buf(4096);
+    passwd pw{}, *res = nullptr;
+    if (getpwuid_r(getuid(), &pw, buf.data(), buf.size(), &res) == 0 && res) home = pw.pw_dir;
+  }
+  return (home.empty() ? std::string("/") : home) + "/.lash";
+}
+
+std::string choose_system_dir(std::string_view compiled, const char* test_override,
+                              bool real_policy_exists) {
+  if (test_override && *test_override && !real_policy_exists) return test_override;
+  return std::string(compiled);
+}
+
+std::string system_dir() {
+  const char* over = std::getenv("LASH_TEST_SYSTEM_DIR");
+  if (!over || !*over) return LASH_SYSTEM_DIR;
+  std::string real_conf = std::string(LASH_SYSTEM_DIR) + "/lash.conf";
+  struct stat st;
+  bool exists = ::lstat(real_conf.c_str(), &st) == 0 || errno != ENOENT;
+  return choose_system_dir(LASH_SYSTEM_DIR, over, exists);
+}
+
+SearchPath session_search_path() {
+  return SearchPath(lash_home() + "/profiles", system_dir() + "/profiles");
+}
+
+std::optional<SystemPolicyFile> read_system_policy(const std::string& dir) {
+  SystemPolicyFile out;
+  out.path = dir + "/lash.conf";
+  unique_fd fd(::open(out.path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK));
+  if (!fd) {
+    if (errno == ENOENT) return std::nullopt;
+    out.error = std::strerror(errno);
+    return out;
+  }
+  struct stat fst, dst;
+  if (::fstat(fd.get(), &fst) != 0 || ::stat(dir.c_str(), &dst) != 0) {
+    out.error = std::strerror(errno);
+    return out;
+  }
+  if (!S_ISREG(fst.st_mode)) {
+    out.error = "not a regular file";
+    return out;
+  }
+  out.untrusted = trust_problem(out.path, {fst.st_uid, fst.st_mode}, dir, {dst.st_uid, dst.st_mode});
+  if (!out.untrusted.empty()) return out;
+  auto text = read_policy_file(out.path, kMaxPolicyFile);
+  if (!text || !*text) {
+    out.error = text ? "vanished while reading" : text.error().message();
+    return out;
+  }
+  out.text = std::move(**text);
+  return out;
+}
+
+SelectInputs session_inputs(std::optional<std::string> cli) {
+  SelectInputs in;
+  in.user_name = [] { return user_name(); };
+  in.group_names = [] { return group_names(user_name()); };
+  in.cli = std::move(cli);
+  if (const char* v = std::getenv("LASH_PROFILE")) in.env = v;
+  in.system = read_system_policy(system_dir());
+  in.config_path = lash_home() + "/config";
+  in.read_config = [path = in.config_path] { return read_policy_file(path, kMaxPolicyFile); };
+  return in;
+}
+
+Result<Selection> select_session_profile(std::optional<std::string> cli) {
+  SearchPath store = session_search_path();
+  return select_profile(session_inputs(std::move(cli)), store);
+}
+
+}  // namespace lash::policy

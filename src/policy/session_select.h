@@ -1,0 +1,39 @@
+// The real inputs of profile selection: uid, groups, environment and files. A thin layer
+// over selector.h, which holds every rule.
+#pragma once
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "base/result.h"
+#include "policy/selector.h"
+#include "policy/store.h"
+
+namespace lash::policy {
+
+// $LASH_HOME, else $HOME/.lash.
+std::string lash_home();
+
+// The system policy directory: LASH_SYSTEM_DIR of lash_config.h (/etc/lash by default).
+// Tests may point it elsewhere with the environment variable LASH_TEST_SYSTEM_DIR, which
+// is honoured only while <LASH_SYSTEM_DIR>/lash.conf does not exist, so it can never
+// replace a real system policy.
+std::string system_dir();
+// The rule above as a pure function.
+std::string choose_system_dir(std::string_view compiled, const char* test_override,
+                              bool real_policy_exists);
+
+// user dir $LASH_HOME/profiles, system dir <system_dir>/profiles, then built-in.
+SearchPath session_search_path();
+
+// Reads <dir>/lash.conf with its trust check; nullopt when there is none.
+std::optional<SystemPolicyFile> read_system_policy(const std::string& dir);
+
+// The inputs for this process: real uid's name and groups, LASH_PROFILE, lash.conf and
+// $LASH_HOME/config. CLI is the -p / --profile argument, if any.
+SelectInputs session_inputs(std::optional<std::string> cli);
+
+// select_profile(session_inputs(cli), session_search_path()) with the real search path.
+Result<Selection> select_session_profile(std::optional<std::string> cli);
+
+}  // namespace lash::policy

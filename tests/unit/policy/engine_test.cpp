@@ -1,0 +1,283 @@
+// Every engine rule, each with an allow twin and a deny twin.
+#include "policy/engine.h"
+
+#include <doctest/doctest.h>
+
+#include <map>
+
+#include "helpers.h"
+
+using namespace lash::policy;
+
+namespace {
+
+// A fake filesystem: executable files and symlinks (path -> real path).
+struct FakeFs {
+  std::map<std::string, std::string> real;  // every existing path -> its real path
+  FsProbe probe() const {
+    FsProbe fs;
+    fs.realpath = [this](const std::string& p) -> std::optional<std::string> {
+      auto it = real.find(p);
+      if (it == real.end()) return std::nullopt;
+      return it->second;
+    };
+    fs.executable = [this](const std::string& p) { return real.count(p) > 0; };
+    return fs;
+  }
+};
+
+FakeFs sample_fs() {
+  FakeFs fs;
+  fs.real = {{"/usr/bin/ls", "/usr/bin/ls"},
+             {"/usr/bin/cat", "/usr/bin/cat"},
+             {"/usr/bin/curl", "/usr/bin/curl"},
+             {"/usr/bin/python3", "/usr/bin/python3.11"},
+             {"/usr/bin/python3.11", "/usr/bin/python3.11"},
+             {"/usr/local/bin/ls", "/usr/local/bin/ls"},
+             {"/home/u/proj", "/home/u/proj"},
+             {"/home/u/link", "/srv/data"},
+             {"/tmp/lash-s1", "/tmp/lash-s1"}};
+  return fs;
+}
+
+SessionEnv sample_env() { return SessionEnv{"/usr/bin:/bin", "/home/u/proj", "/home/u", "/tmp/lash-s1"}; }
+
+Engine engine(const std::string& text, SessionEnv env = sample_env()) {
+  auto p = test::resolved(text, "t");
+  FakeFs fs = sample_fs();
+  return Engine(p, make_session_facts(*p, env, fs.probe()));
+}
+
+}  // namespace
+
+TEST_CASE("spawn: spawn_any allows any program") {
+  auto e = engine("[process]\nspawn_any = true\n");
+  auto d = e.decide(Spawn{"curl", "/usr/bin/curl"});
+  CHECK(d.allowed());
+  CHECK(d.decided_by.key == "process.spawn_any");
+  CHECK(d.decided_by.source_text() == "user:t.profile:2");
+  CHECK(d.problem.empty());
+}
+
+TEST_CASE("spawn: default deny (nothing set)") {
+  auto e = engine("[profile]\ndescription = nothing\n");
+  auto d = e.decide(Spawn{"ls", "/usr/bin/ls"});
+  CHECK(d.verdict == Verdict::deny);
+  CHECK(d.decided_by.key == "process.spawn_allowlist");
+  CHECK(d.decided_by.source_text() == "base");
+}
+
+TEST_CASE("spawn: allowlist by bare name, matched on the real path") {
+  auto e = engine("[process]\nspawn_allowlist = ls, python3\n");
+  CHECK(e.decide(Spawn{"ls", "/usr/bin/ls"}).allowed());
+  CHECK(e.decide(Spawn{"/usr/bin/ls", "/usr/bin/ls"}).allowed());
+  // python3 is a symlink: the planner passes the real path
+  CHECK(e.decide(Spawn{"python3", "/usr/bin/python3.11"}).allowed());
+  auto d = e.decide(Spawn{"curl", "/usr/bin/curl"});
+  CHECK(d.verdict == Verdict::deny);
+  CHECK(d.decided_by.key == "process.spawn_allowlist");
+  CHECK(d.suggestion == "'curl' is not in the allowlist. Switch to a different profile.");
+}
+
+TEST_CASE("spawn: an allowlisted name that resolves to another program is refused") {
+  auto e = engine("[process]\nspawn_allowlist = ls\n");
+  auto d = e.decide(Spawn{"ls", "/usr/local/bin/ls"});
+  CHECK(d.verdict == Verdict::deny);
+  CHECK(d.suggestion ==
+        "'ls' is allowed as /usr/bin/ls by the allowlist, but this 'ls' is /usr/local/bin/ls. "
+        "Run /usr/bin/ls or switch to a different profile.");
+}
+
+TEST_CASE("spawn: allowlist by absolute path, through symlinks") {
+  auto e = engine("[process]\nspawn_allowlist = /usr/bin/python3\n");
+  CHECK(e.decide(Spawn{"python3", "/usr/bin/python3.11"}).allowed());
+  CHECK_FALSE(e.decide(Spawn{"cat", "/usr/bin/cat"}).allowed());
+}
+
+TEST_CASE("spawn: a name not found is matched by name only") {
+  auto e = engine("[process]\nspawn_allowlist = notinstalled\n");
+  CHECK(e.decide(Spawn{"notinstalled", ""}).allowed());
+  CHECK_FALSE(e.decide(Spawn{"other", ""}).allowed());
+}
+
+TEST_CASE("spawn: denylist wins over spawn_any, by name, program name and real path") {
+  auto e = engine("[process]\nspawn_any = true\nspawn_denylist = curl, python3\n");
+  CHECK(e.decide(Spawn{"ls", "/usr/bin/ls"}).allowed());
+  auto d = e.decide(Spawn{"curl", "/usr/bin/curl"});
+  CHECK(d.verdict == Verdict::deny);
+  CHECK(d.decided_by.key == "process.spawn_denylist");
+  CHECK(d.decided_by.source_text() == "user:t.profile:3");
+  CHECK(d.suggestion == "'curl' is in the denylist. Switch to a different profile.");
+  CHECK_FALSE(e.decide(Spawn{"/usr/bin/curl", "/usr/bin/curl"}).allowed());
+  // a symlink with another name to a denied program
+  CHECK_FALSE(e.decide(Spawn{"c", "/usr/bin/curl"}).allowed());
+  // python3's real path is python3.11
+  CHECK_FALSE(e.decide(Spawn{"python3.11", "/usr/bin/python3.11"}).allowed());
+}
+
+TEST_CASE("redirect: reads are not checked, writes need file_redirect") {
+  auto off = engine("[process]\nspawn_any = true\n");
+  CHECK(off.decide(Redirect{"/etc/passwd", RedirectMode::read}).allowed());
+  for (auto m : {RedirectMode::write, RedirectMode::append, RedirectMode::clobber,
+                 RedirectMode::read_write, RedirectMode::write_both, RedirectMode::append_both}) {
+    auto d = off.decide(Redirect{"/home/u/proj/out", m});
+    CHECK(d.verdict == Verdict::deny);
+    CHECK(d.decided_by.key == "capabilities.file_redirect");
+  }
+  auto on = engine("[capabilities]\nfile_redirect = true\n[filesystem]\nread_write = /\n");
+  CHECK(on.decide(Redirect{"/etc/x", RedirectMode::write}).allowed());
+}
+
+TEST_CASE("redirect: baseline devices are writable with system_paths") {
+  auto e = engine("[capabilities]\nfile_redirect = false\n");
+  auto d = e.decide(Redirect{"/dev/null", RedirectMode::write});
+  CHECK(d.allowed());
+  CHECK(d.decided_by.key == "filesystem.system_paths");
+  CHECK(e.decide(Redirect{"/dev/pts/3", RedirectMode::write}).allowed());
+  CHECK_FALSE(e.decide(Redirect{"/dev/sda", RedirectMode::write}).allowed());
+  auto no = engine("[filesystem]\nsystem_paths = false\n");
+  CHECK_FALSE(no.decide(Redirect{"/dev/null", RedirectMode::write}).allowed());
+}
+
+TEST_CASE("redirect: a restricted filesystem allows writes only beneath writable roots") {
+  auto e = engine("[capabilities]\nfile_redirect = true\n[filesystem]\ninclude_workdir = true\n"
+                  "tmpdir = session\nread_write = ~/link\nprotect = .git/hooks\n");
+  auto w = e.decide(Redirect{"/home/u/proj/build/out.o", RedirectMode::write});
+  CHECK(w.allowed());
+  CHECK(w.decided_by.key == "filesystem.include_workdir");
+  auto t = e.decide(Redirect{"/tmp/lash-s1/x", RedirectMode::append});
+  CHECK(t.allowed());
+  CHECK(t.decided_by.key == "filesystem.tmpdir");
+  // ~/link is a symlink to /srv/data: the root is its real path
+  CHECK(e.decide(Redirect{"/srv/data/f", RedirectMode::write}).allowed());
+  auto out = e.decide(Redirect{"/home/u/proj2/x", RedirectMode::write});
+  CHECK(out.verdict == Verdict::deny);
+  CHECK(out.decided_by.key == "filesystem.read_write");
+  CHECK(out.suggestion ==
+        "'/home/u/proj2/x' is outside the writable paths (sandbox, read_write, tmpdir, "
+        "include_workdir). Write beneath /srv/data, /tmp/lash-s1, /home/u/proj, or switch to a "
+        "different profile.");
+  auto hook = e.decide(Redirect{"/home/u/proj/.git/hooks/pre-commit", RedirectMode::write});
+  CHECK(hook.verdict == Verdict::deny);
+  CHECK(hook.decided_by.key == "filesystem.protect");
+  CHECK(e.decide(Redirect{"/home/u/proj/.git/HEAD", RedirectMode::write}).allowed());
+}
+
+TEST_CASE("redirect: sandbox and the default protect list") {
+  auto e = engine("[capabilities]\nfile_redirect = true\n[filesystem]\nsandbox = ./sb\n");
+  auto ok = e.decide(Redirect{"/home/u/proj/sb/a", RedirectMode::write});
+  CHECK(ok.allowed());
+  CHECK(ok.decided_by.key == "filesystem.sandbox");
+  CHECK_FALSE(e.decide(Redirect{"/home/u/proj/a", RedirectMode::write}).allowed());
+  CHECK_FALSE(e.decide(Redirect{"/home/u/proj/sb/.git/config", RedirectMode::write}).allowed());
+}
+
+TEST_CASE("redirect: nothing writable") {
+  auto e = engine("[capabilities]\nfile_redirect = true\n");
+  auto d = e.decide(Redirect{"/home/u/proj/x", RedirectMode::write});
+  CHECK(d.verdict == Verdict::deny);
+  CHECK(d.suggestion == "Nothing is writable in this profile (sandbox, read_write, tmpdir, "
+                        "include_workdir). Switch to a different profile.");
+}
+
+TEST_CASE("env: mutation and safelist") {
+  auto off = engine("[profile]\ndescription = x\n");
+  auto d = off.decide(EnvChange{"PATH", EnvOp::export_var});
+  CHECK(d.verdict == Verdict::deny);
+  CHECK(d.decided_by.key == "environment.mutation");
+  auto any = engine("[environment]\nmutation = true\n");
+  CHECK(any.decide(EnvChange{"PATH", EnvOp::set}).allowed());
+  auto safe = engine("[environment]\nmutation = true\nsafelist = CFLAGS, LC_*\n");
+  CHECK(safe.decide(EnvChange{"CFLAGS", EnvOp::set}).allowed());
+  CHECK(safe.decide(EnvChange{"LC_ALL", EnvOp::unset}).allowed());
+  auto no = safe.decide(EnvChange{"LD_PRELOAD", EnvOp::export_var});
+  CHECK(no.verdict == Verdict::deny);
+  CHECK(no.decided_by.key == "environment.safelist");
+}
+
+TEST_CASE("builtin: each capability decides its builtins") {
+  const Capability all[] = {Capability::plugin_access, Capability::config_modify,
+                            Capability::session_manage, Capability::job_control_own,
+                            Capability::job_control_others, Capability::audit_access,
+                            Capability::profile_manage, Capability::profile_switch};
+  auto none = engine("[profile]\ndescription = x\n");
+  for (auto c : all) {
+    std::string key = "capabilities." + std::string(capability_name(c));
+    auto d = none.decide(Builtin{c, "b"});
+    CHECK(d.verdict == Verdict::deny);
+    CHECK(d.decided_by.key == key);
+    auto yes = engine("[capabilities]\n" + std::string(capability_name(c)) + " = true\n");
+    CHECK(yes.decide(Builtin{c, "b"}).allowed());
+    // only that one
+    for (auto other : all)
+      if (other != c) CHECK_FALSE(yes.decide(Builtin{other, "b"}).allowed());
+  }
+}
+
+TEST_CASE("plugin: plugin_access and plugin_allowlist") {
+  CHECK(engine("[capabilities]\nplugin_access = false\n").decide(PluginCall{"git", "status"}).decided_by.key ==
+        "capabilities.plugin_access");
+  auto all = engine("[capabilities]\nplugin_access = true\n");
+  CHECK(all.decide(PluginCall{"git", "status"}).allowed());
+  auto some = engine("[capabilities]\nplugin_access = true\nplugin_allowlist = git\n");
+  CHECK(some.decide(PluginCall{"git", "status"}).allowed());
+  auto d = some.decide(PluginCall{"docker", "ps"});
+  CHECK(d.verdict == Verdict::deny);
+  CHECK(d.decided_by.key == "capabilities.plugin_allowlist");
+}
+
+TEST_CASE("network: hosts, wildcards, IP ranges and ports") {
+  auto e = engine("[network]\nallow_hosts = example.com, *.example.org, 10.0.0.0/8\n");
+  CHECK(e.decide(NetConnect{"example.com", "93.184.216.34", 443, "example.com"}).allowed());
+  CHECK(e.decide(NetConnect{"EXAMPLE.com.", "", 80, ""}).allowed());
+  CHECK(e.decide(NetConnect{"a.b.example.org", "", 443, ""}).allowed());
+  CHECK_FALSE(e.decide(NetConnect{"example.org", "", 443, ""}).allowed());  // not the apex
+  CHECK_FALSE(e.decide(NetConnect{"evilexample.com", "", 443, ""}).allowed());
+  CHECK(e.decide(NetConnect{"", "10.1.2.3", 443, ""}).allowed());
+  CHECK_FALSE(e.decide(NetConnect{"", "11.1.2.3", 443, ""}).allowed());
+  auto port = e.decide(NetConnect{"example.com", "", 22, ""});
+  CHECK(port.verdict == Verdict::deny);
+  CHECK(port.decided_by.key == "network.allow_ports");
+  CHECK(port.suggestion == "Port 22 is not in allow_ports (80, 443). Switch to a different profile.");
+  auto host = e.decide(NetConnect{"evil.com", "", 443, ""});
+  CHECK(host.decided_by.key == "network.allow_hosts");
+  CHECK(host.suggestion == "'evil.com' is not in allow_hosts. Switch to a different profile.");
+}
+
+TEST_CASE("network: the SNI must be allowed too; an IP-literal SNI needs an IP rule") {
+  auto e = engine("[network]\nallow_hosts = example.com\n");
+  CHECK_FALSE(e.decide(NetConnect{"example.com", "1.2.3.4", 443, "evil.com"}).allowed());
+  CHECK_FALSE(e.decide(NetConnect{"example.com", "1.2.3.4", 443, "1.2.3.4"}).allowed());
+  auto ip = engine("[network]\nallow_hosts = 1.2.3.0/24\n");
+  CHECK(ip.decide(NetConnect{"", "1.2.3.4", 443, "1.2.3.4"}).allowed());
+}
+
+TEST_CASE("network: explicit ports, block_all_others and warn") {
+  auto p = engine("[network]\nallow_hosts = example.com\nallow_ports = 8000-8100\n");
+  CHECK(p.decide(NetConnect{"example.com", "", 8080, ""}).allowed());
+  CHECK_FALSE(p.decide(NetConnect{"example.com", "", 443, ""}).allowed());
+  auto closed = engine("[profile]\ndescription = x\n");
+  auto d = closed.decide(NetConnect{"example.com", "", 443, ""});
+  CHECK(d.verdict == Verdict::deny);
+  CHECK_FALSE(d.advisory);
+  auto open = engine("[network]\nblock_all_others = false\n");
+  CHECK(open.decide(NetConnect{"anything.net", "", 25, ""}).allowed());
+  auto open_rules = engine("[network]\nblock_all_others = false\nallow_hosts = a.com\n");
+  CHECK(open_rules.decide(NetConnect{"b.com", "", 25, ""}).allowed());
+  auto warn = engine("[network]\nenforcement = warn\nallow_hosts = a.com\n");
+  auto w = warn.decide(NetConnect{"b.com", "", 443, ""});
+  CHECK(w.verdict == Verdict::deny);
+  CHECK(w.advisory);
+}
+
+TEST_CASE("engine: decide is deterministic and O(1) in the allowlist size") {
+  std::string list = "[process]\nspawn_allowlist = ls";
+  for (int i = 0; i < 1000; ++i) list += ",\n  tool" + std::to_string(i);
+  auto e = engine(list + "\n");
+  CHECK(e.profile().values.spawn_allowlist.value.size() == 1001);
+  auto a = e.decide(Spawn{"tool999", ""});
+  auto b = e.decide(Spawn{"tool999", ""});
+  CHECK(a.allowed());
+  CHECK(b.allowed());
+  CHECK_FALSE(e.decide(Spawn{"tool1000", ""}).allowed());
+}
