@@ -7,6 +7,8 @@ void register_vars();
 void register_session();
 void register_io();
 void register_jobs();
+void register_profile();
+void register_audit();
 // All families, once at start-up.
 void register_all();
 }  // namespace lash::builtins

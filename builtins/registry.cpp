@@ -11,6 +11,8 @@ void register_all() {
   register_session();
   register_io();
   register_jobs();
+  register_profile();
+  register_audit();
 }
 
 }  // namespace lash::builtins

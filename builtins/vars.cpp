@@ -51,9 +51,12 @@ int mark_vars(Shell& sh, std::vector<std::string>& argv, uint8_t flag, const cha
     std::string name = a.substr(0, eq);
     if (!syntax::is_name(name)) throw FatalError{std::string(word) + ": " + name + ": bad variable name", 2};
     if (eq != std::string::npos) {
-      if (!sh.vars.set(name, a.substr(eq + 1))) throw FatalError{name + ": is read only", 2};
+      if (!sh.vars.set(name, a.substr(eq + 1))) {
+        if (sh.vars.last_refused) throw exec::Refused{};
+        throw FatalError{name + ": is read only", 2};
+      }
     }
-    sh.vars.set_flag(name, flag);
+    if (!sh.vars.set_flag(name, flag)) throw exec::Refused{};
   }
   return 0;
 }
@@ -82,7 +85,10 @@ int bi_unset(Shell& sh, std::vector<std::string>& argv) {
       continue;
     }
     if (!syntax::is_name(argv[i])) throw FatalError{"unset: " + argv[i] + ": bad variable name", 2};
-    if (!sh.vars.unset(argv[i])) throw FatalError{"unset: " + argv[i] + ": is read only", 2};
+    if (!sh.vars.unset(argv[i])) {
+      if (sh.vars.last_refused) throw exec::Refused{};
+      throw FatalError{"unset: " + argv[i] + ": is read only", 2};
+    }
   }
   return 0;
 }
@@ -156,8 +162,10 @@ int bi_local(Shell& sh, std::vector<std::string>& argv) {
     }
     if (!syntax::is_name(name)) throw FatalError{"local: " + name + ": bad variable name", 2};
     sh.vars.make_local(name);
-    if (eq != std::string::npos && !sh.vars.set(name, a.substr(eq + 1)))
+    if (eq != std::string::npos && !sh.vars.set(name, a.substr(eq + 1))) {
+      if (sh.vars.last_refused) throw exec::Refused{};
       throw FatalError{name + ": is read only", 2};
+    }
   }
   return 0;
 }
@@ -281,6 +289,7 @@ int bi_read(Shell& sh, std::vector<std::string>& argv) {
       pos = len;
     }
     if (!sh.vars.set(names[v], std::move(value))) {
+      if (sh.vars.last_refused) return 126;
       sh.error("read: " + names[v] + ": is read only");
       return 2;
     }

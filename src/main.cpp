@@ -7,11 +7,13 @@
 
 #include <cerrno>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "builtins/families.h"
 #include "exec/options.h"
+#include "exec/session.h"
 #include "exec/shell.h"
 #include "lash_config.h"
 #include "syntax/ast_dump.h"
@@ -217,6 +219,18 @@ int main(int argc, char** argv) {
   sh.opt.stdin_cmds = from_stdin;
   sh.install_signal_handlers();
   if (sh.opt.interactive) sh.install_interactive_handlers();
+
+  // -n only parses: it needs no profile. Everything else runs under one.
+  if (!(sh.opt.noexec && !sh.opt.interactive)) {
+    std::optional<std::string> requested;
+    if (!inv.profile.empty()) requested = inv.profile;
+    auto started = lash::exec::start_session(sh, requested);
+    if (!started) {
+      std::string msg = "lash: " + started.error().message() + "\n";
+      (void)!::write(2, msg.data(), msg.size());
+      return 2;
+    }
+  }
 
   if (inv.login) run_login_files(sh);
 

@@ -193,7 +193,9 @@ struct ArithShellVars : ArithVars {
     return v;
   }
   bool set(std::string_view name, int64_t value, std::string* error) override {
+    if (sh.dry) return true;  // the dry run changes nothing
     if (!sh.vars.set(name, std::to_string(value))) {
+      if (sh.vars.last_refused) throw Refused{};
       *error = std::string(name) + ": is read only";
       return false;
     }
@@ -246,6 +248,13 @@ class Expander {
         break;
       case 3: {
         auto& cs = std::get<ast::CommandSubst>(p.v);
+        if (sh_.dry) {
+          // The dry run runs nothing: the value is only known at run time, but the
+          // commands inside are planned and reported too.
+          sh_.dry_dynamic = true;
+          if (cs.body && sh_.dry_visit) sh_.dry_visit(*cs.body);
+          break;
+        }
         std::string out = cs.body ? sh_.command_substitution(*cs.body) : std::string();
         b_.expansion(out, quoted);
         break;
@@ -404,7 +413,10 @@ class Expander {
         if (!present) {
           std::string nv = prm.arg ? sh_.expand_string(*prm.arg) : std::string();
           if (!is_assignable(prm.name)) throw FatalError{prm.name + ": bad variable name", 2};
-          if (!sh_.vars.set(prm.name, nv)) throw FatalError{prm.name + ": is read only", 2};
+          if (!sh_.dry && !sh_.vars.set(prm.name, nv)) {
+            if (sh_.vars.last_refused) throw Refused{};
+            throw FatalError{prm.name + ": is read only", 2};
+          }
           value = nv;
         }
         b_.expansion(value, quoted);

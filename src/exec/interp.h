@@ -4,7 +4,12 @@
 
 namespace lash::exec {
 
+struct SimplePlan;
+
 struct Interp {
+  // Expands and resolves a simple command (including a `command` prefix). The real
+  // run and the dry run both plan through here.
+  static bool plan(Shell& sh, const ast::SimpleCommand& sc, SimplePlan& p, bool& via_command);
   static int run_simple(Shell& sh, const ast::SimpleCommand& sc, bool tail);
   static int run_if(Shell& sh, const ast::IfClause& n, bool tail);
   static int run_loop(Shell& sh, const ast::LoopClause& n);

@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "base/status.h"
 #include "exec/interp.h"
 #include "exec/pattern.h"
 #include "exec/redirect.h"
@@ -61,7 +62,7 @@ int Shell::eval_list(const ast::List& list, bool tail) {
       status = eval_and_or(item.and_or, tail && i + 1 == n);
     }
     if (g_pending_any) run_pending_traps();
-    if (ctl != Ctl::none) break;
+    if (ctl != Ctl::none || opt.noexec) break;  // `set -n`: nothing more runs
   }
   return status;
 }
@@ -127,7 +128,13 @@ int Shell::eval_command(const ast::Command& c, bool tail) {
   } dg{eval_depth};
   line = c.range.line;
 
-  if (auto* sc = std::get_if<ast::SimpleCommand>(&c.v)) return Interp::run_simple(*this, *sc, tail);
+  if (auto* sc = std::get_if<ast::SimpleCommand>(&c.v)) {
+    try {
+      return Interp::run_simple(*this, *sc, tail);
+    } catch (const Refused&) {
+      return status = status::refused;
+    }
+  }
   if (auto* fd = std::get_if<ast::FunctionDef>(&c.v)) {
     functions[fd->name] = fd->body;  // shared with the parsed text, not copied
     status = 0;
@@ -145,6 +152,7 @@ int Shell::eval_command(const ast::Command& c, bool tail) {
     tail = false;  // the saved fds must be restored afterwards
   }
   int st = 0;
+  try {
   std::visit(
       [&](const auto& node) {
         using T = std::decay_t<decltype(node)>;
@@ -163,6 +171,9 @@ int Shell::eval_command(const ast::Command& c, bool tail) {
         }
       },
       c.v);
+  } catch (const Refused&) {
+    st = status::refused;
+  }
   status = st;
   return st;
 }
@@ -225,6 +236,7 @@ int Interp::run_for(Shell& sh, const ast::ForClause& n) {
   ++sh.loop_depth;
   for (auto& item : items) {
     if (!sh.assign(n.var, std::move(item))) {
+      if (sh.vars.last_refused) throw Refused{};
       st = 1;
       if (!sh.opt.interactive) throw FatalError{n.var + ": is read only", 2};
       break;

@@ -32,6 +32,9 @@ struct SimplePlan {
   // Kind::assignments_only from a command with no words: expanded and assigned one
   // at a time when run (each may see the previous one).
   const std::vector<ast::Assignment>* deferred_assigns = nullptr;
+  // Dry run only: the command name came from an expansion, so what runs is only
+  // known at run time.
+  bool dynamic_name = false;
 };
 
 }  // namespace lash::exec

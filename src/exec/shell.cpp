@@ -47,7 +47,7 @@ void Shell::error(std::string_view msg) {
 
 bool Shell::assign(std::string_view name, std::string value) {
   if (vars.set(name, std::move(value))) return true;
-  error(std::string(name) + ": is read only");
+  if (!vars.last_refused) error(std::string(name) + ": is read only");  // a refusal printed its own lines
   return false;
 }
 

@@ -5,6 +5,7 @@
 #include <sys/types.h>
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -18,6 +19,8 @@
 #include "syntax/ast.h"
 
 namespace lash::exec {
+
+struct PolicyGate;
 
 struct Options {
   bool errexit = false;    // -e
@@ -44,6 +47,10 @@ struct FatalError {
   std::string message;
   int status = 2;
 };
+
+// A change the policy refused; the Problem/Suggestion lines are already printed.
+// The command that attempted it ends with status 126 (not a fatal error).
+struct Refused {};
 
 // Limits that keep hostile scripts from exhausting the stack.
 inline constexpr int kMaxCallDepth = 10000;    // function calls, eval, `.` nesting
@@ -102,6 +109,13 @@ class Shell {
   bool trap_set[NSIG] = {};
   bool trap_ignored_at_entry[NSIG] = {};  // non-interactive: cannot be trapped
   sandbox::Prepared prepared;
+  std::shared_ptr<PolicyGate> gate;       // the session's policy (null: nothing checked)
+
+  // Dry run (`profile test`): expansion runs no command substitution and assigns
+  // nothing; what only the run would know is flagged in dry_dynamic.
+  bool dry = false;
+  bool dry_dynamic = false;
+  std::function<void(const ast::List&)> dry_visit;  // plans a substitution's body
 
   // control flow
   Ctl ctl = Ctl::none;

@@ -10,7 +10,9 @@
 
 #include "base/strutil.h"
 #include "exec/interp.h"
+#include "base/status.h"
 #include "exec/plan.h"
+#include "exec/policy_gate.h"
 #include "exec/redirect.h"
 #include "exec/shell.h"
 #include "sandbox/launch.h"
@@ -116,7 +118,10 @@ struct TempAssigns {
     sh.vars.push_scope();
     for (auto& [n, v] : p.assigns) {
       sh.vars.make_local(n);
-      if (!sh.vars.set(n, v, true)) throw FatalError{n + ": is read only", 2};
+      if (!sh.vars.set(n, v, true)) {
+        if (sh.vars.last_refused) throw Refused{};
+        throw FatalError{n + ": is read only", 2};
+      }
     }
   }
   ~TempAssigns() {
@@ -172,6 +177,17 @@ bool any_trap_set(const Shell& sh) {
 }
 
 std::vector<std::string> child_env(Shell& sh, const SimplePlan& p) {
+  if (sh.gate && sh.gate->child_env) {
+    // The profile's deny / force / pass apply to everything, prefixes included.
+    std::vector<std::string> exported = sh.vars.environment();
+    for (auto& [n, v] : p.assigns) {
+      std::erase_if(exported, [&](const std::string& e) {
+        return e.size() > n.size() && e[n.size()] == '=' && e.compare(0, n.size(), n) == 0;
+      });
+      exported.push_back(n + "=" + v);
+    }
+    return sh.gate->child_env->build(exported, sh.gate->always_env);
+  }
   const auto& base = sh.vars.environment();
   if (p.assigns.empty()) return base;
   std::vector<std::string> env;
@@ -325,17 +341,16 @@ int run_exec_builtin(Shell& sh, SimplePlan& p) {
 
 }  // namespace
 
-int Interp::run_simple(Shell& sh, const ast::SimpleCommand& sc, bool tail) {
-  SimplePlan p;
-  bool skip_functions = false;
-  sh.subst_status = 0;
-  if (!plan_simple(sh, sc, p, skip_functions)) {
-    sh.status = 2;
-    return 2;
+bool Interp::plan(Shell& sh, const ast::SimpleCommand& sc, SimplePlan& p, bool& via_command) {
+  if (!plan_simple(sh, sc, p, false)) return false;
+  if (sh.dry && !sc.words.empty()) {
+    const auto& w0 = sc.words[0];
+    bool literal = w0.parts.size() == 1 && std::holds_alternative<ast::Literal>(w0.parts[0].v);
+    p.dynamic_name = !literal;
   }
   // `command [-p] NAME ARGS`: run NAME skipping functions (and without the special
   // properties of special builtins). -v/-V are handled by the builtin itself.
-  bool via_command = false;
+  via_command = false;
   while (!p.argv.empty() && p.argv[0] == "command" && p.argv.size() > 1 &&
          (p.argv[1] == "-p" || p.argv[1] == "--" || p.argv[1][0] != '-')) {
     p.argv.erase(p.argv.begin());
@@ -348,7 +363,23 @@ int Interp::run_simple(Shell& sh, const ast::SimpleCommand& sc, bool tail) {
     via_command = true;
     if (p.kind == SimplePlan::Kind::special_builtin) p.kind = SimplePlan::Kind::builtin;
   }
+  return true;
+}
+
+int Interp::run_simple(Shell& sh, const ast::SimpleCommand& sc, bool tail) {
+  SimplePlan p;
+  bool via_command = false;
+  sh.subst_status = 0;
+  if (!plan(sh, sc, p, via_command)) {
+    sh.status = 2;
+    return 2;
+  }
   if (sh.opt.xtrace && !(p.argv.empty() && p.assigns.empty())) xtrace(sh, p);
+  // The policy check of exactly this plan, before anything of it runs.
+  if (sh.gate && !gate_allows(sh, p)) {
+    sh.status = status::refused;
+    return status::refused;
+  }
   int st = 0;
   switch (p.kind) {
     case SimplePlan::Kind::assignments_only: {
@@ -357,12 +388,18 @@ int Interp::run_simple(Shell& sh, const ast::SimpleCommand& sc, bool tail) {
       FdSaver saver;
       if (!apply_redirects(sh, p.redirects, saver)) return sh.status = 2;
       for (auto& [n, v] : p.assigns)
-        if (!sh.assign(n, v)) throw FatalError{"", 2};
+        if (!sh.assign(n, v)) {
+          if (sh.vars.last_refused) throw Refused{};
+          throw FatalError{"", 2};
+        }
       if (p.deferred_assigns) {
         for (const auto& a : *p.deferred_assigns) {
           std::string v = sh.expand_string(a.value);
           if (sh.opt.xtrace) write_all(2, (sh.vars.get("PS4") ? *sh.vars.get("PS4") : std::string("+ ")) + a.name + "=" + str::shell_quote(v) + "\n");
-          if (!sh.assign(a.name, std::move(v))) throw FatalError{"", 2};
+          if (!sh.assign(a.name, std::move(v))) {
+            if (sh.vars.last_refused) throw Refused{};
+            throw FatalError{"", 2};
+          }
         }
         subst_status = sh.subst_status;
       }
@@ -380,7 +417,10 @@ int Interp::run_simple(Shell& sh, const ast::SimpleCommand& sc, bool tail) {
         return sh.status = 2;
       }
       for (auto& [n, v] : p.assigns)
-        if (!sh.assign(n, v)) throw FatalError{"", 2};
+        if (!sh.assign(n, v)) {
+          if (sh.vars.last_refused) throw Refused{};
+          throw FatalError{"", 2};
+        }
       st = p.builtin->fn(sh, p.argv);
       st = flush_builtin_output(sh, st, p.argv[0]);
       break;

@@ -11,7 +11,16 @@ void Vars::touched(std::string_view name, bool exported_before, bool exported_af
 }
 
 bool Vars::set(std::string_view name, std::string value, bool export_it) {
+  last_refused = false;
   auto it = map_.find(name);
+  if (env_guard) {
+    bool exported = export_it || allexport || (it != map_.end() && (it->second.flags & Var::exported));
+    bool readonly = it != map_.end() && (it->second.flags & Var::readonly);
+    if (exported && !readonly && !env_guard(name, EnvOp::set)) {
+      last_refused = true;
+      return false;
+    }
+  }
   if (it == map_.end()) {
     uint8_t flags = Var::set;
     if (export_it || allexport) flags |= Var::exported;
@@ -30,9 +39,14 @@ bool Vars::set(std::string_view name, std::string value, bool export_it) {
 }
 
 bool Vars::unset(std::string_view name) {
+  last_refused = false;
   auto it = map_.find(name);
   if (it == map_.end()) return true;
   if (it->second.flags & Var::readonly) return false;
+  if (env_guard && (it->second.flags & Var::exported) && !env_guard(name, EnvOp::unset)) {
+    last_refused = true;
+    return false;
+  }
   bool before = it->second.flags & Var::exported;
   if (!scopes_.empty()) {
     // Keep the entry so a local scope can still restore it; just mark it unset.
@@ -45,12 +59,23 @@ bool Vars::unset(std::string_view name) {
   return true;
 }
 
-void Vars::set_flag(std::string_view name, uint8_t flag) {
+bool Vars::set_flag(std::string_view name, uint8_t flag) {
+  last_refused = false;
   auto it = map_.find(name);
+  if (env_guard) {
+    bool exported = (flag & Var::exported) || (it != map_.end() && (it->second.flags & Var::exported));
+    bool already = it != map_.end() && (it->second.flags & flag) == flag;
+    EnvOp op = (flag & Var::exported) ? EnvOp::export_var : EnvOp::readonly;
+    if (exported && !already && !env_guard(name, op)) {
+      last_refused = true;
+      return false;
+    }
+  }
   if (it == map_.end()) it = map_.emplace(std::string(name), Var{}).first;
   bool before = it->second.flags & Var::exported;
   it->second.flags |= flag;
   touched(name, before, it->second.flags & Var::exported);
+  return true;
 }
 
 void Vars::clear_flag(std::string_view name, uint8_t flag) {

@@ -45,7 +45,8 @@ class Vars {
   // false if read-only.
   bool unset(std::string_view name);
   // `export name` / `readonly name` without value.
-  void set_flag(std::string_view name, uint8_t flag);
+  // false if env_guard refused (last_refused is then set).
+  bool set_flag(std::string_view name, uint8_t flag);
   void clear_flag(std::string_view name, uint8_t flag);
 
   // Imports "NAME=VALUE" strings as exported variables.
@@ -66,6 +67,14 @@ class Vars {
   uint64_t path_generation() const { return path_gen_; }
 
   bool allexport = false;  // set -a
+
+  // Asked before an exported variable changes (value, unset, export, readonly);
+  // returning false refuses the change. The policy layer's check of changes that
+  // no planned command announced (for loops, ${x=...}, read, arithmetic).
+  enum class EnvOp { set, unset, export_var, readonly };
+  std::function<bool(std::string_view name, EnvOp op)> env_guard;
+  // Set when the last set/unset/set_flag was refused by env_guard (not read-only).
+  bool last_refused = false;
 
  private:
   void touched(std::string_view name, bool exported_before, bool exported_after);

@@ -1,0 +1,299 @@
+// The `profile` builtin (cli.md): list, review, permissions, test, create, edit,
+// reload, switch, validate. Capability checks (profile_manage, profile_switch) are
+// made by the policy gate before this runs, like any other action.
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "base/strutil.h"
+#include "builtins/families.h"
+#include "exec/dry_run.h"
+#include "exec/session.h"
+#include "exec/shell.h"
+#include "policy/explain.h"
+#include "policy/report.h"
+#include "policy/resolver.h"
+#include "policy/review.h"
+#include "policy/session_facts.h"
+#include "policy/session_select.h"
+#include "syntax/parser.h"
+
+namespace lash::builtins {
+using exec::Shell;
+
+namespace {
+
+constexpr const char* kUsage =
+    "usage: profile list|review|permissions|test|create|edit|reload|switch|validate ...";
+
+// The store the session selects from: without the user directory when the session's
+// profile was assigned by the system policy (a user file can never shadow it).
+bool user_dir_allowed() {
+  exec::Session* s = exec::current_session();
+  return !(s && s->selection.assigned);
+}
+
+Result<std::shared_ptr<const policy::ResolvedProfile>> load(const std::string& name) {
+  policy::SearchPath store = policy::session_search_path();
+  policy::ResolveOptions opts;
+  opts.include_user = user_dir_allowed();
+  return policy::load_resolved(store, name, opts);
+}
+
+std::string active_name() {
+  exec::Session* s = exec::current_session();
+  return s && s->engine ? s->engine->profile().name : std::string("default");
+}
+
+void print_json(Shell& sh, const policy::Json& j) { sh.out() << j.dump(2) << '\n'; }
+
+bool take_json(std::vector<std::string>& args) {
+  if (!args.empty() && args[0] == "--json") {
+    args.erase(args.begin());
+    return true;
+  }
+  return false;
+}
+
+int cmd_list(Shell& sh, std::vector<std::string> args) {
+  bool json = take_json(args);
+  policy::SearchPath store = policy::session_search_path();
+  auto entries = policy::list_profiles(store, user_dir_allowed());
+  std::string active = active_name();
+  if (json) {
+    policy::Json arr = policy::Json::array();
+    for (auto& e : entries) {
+      policy::Json o{{"name", e.name},
+                     {"active", e.name == active},
+                     {"source", std::string(policy::source_name(e.source))},
+                     {"description", policy::escape_bytes(e.description)}};
+      if (!e.path.empty()) o["path"] = policy::escape_bytes(e.path);
+      if (!e.error.empty()) o["error"] = policy::escape_bytes(e.error);
+      arr.push_back(std::move(o));
+    }
+    print_json(sh, policy::Json{{"active", active}, {"profiles", std::move(arr)}});
+    return 0;
+  }
+  for (auto& e : entries) {
+    sh.out() << (e.name == active ? "* " : "  ") << e.name << "  " << policy::source_name(e.source) << "  ";
+    if (!e.error.empty())
+      sh.out() << "(broken: " << e.error << ")";
+    else
+      sh.out() << e.description;
+    sh.out() << '\n';
+  }
+  return 0;
+}
+
+int cmd_review(Shell& sh, std::vector<std::string> args, bool permissions) {
+  bool json = take_json(args);
+  std::string name = args.empty() ? active_name() : args[0];
+  if (args.empty() && !permissions) {
+    sh.error("profile review: usage: profile review [--json] NAME");
+    return 2;
+  }
+  auto p = load(name);
+  if (!p) {
+    sh.error("profile: " + p.error().message());
+    return 2;
+  }
+  if (permissions) {
+    if (json)
+      print_json(sh, policy::permissions_json(**p));
+    else
+      sh.out() << policy::permissions_text(**p);
+    return 0;
+  }
+  if (json) {
+    policy::Json j = policy::review_json(**p);
+    j["sandbox"] = exec::sandbox_review_json(sh, **p);
+    print_json(sh, j);
+  } else {
+    sh.out() << policy::review_text(**p) << exec::sandbox_review_text(sh, **p);
+  }
+  return 0;
+}
+
+int cmd_test(Shell& sh, std::vector<std::string> args) {
+  bool json = take_json(args);
+  if (args.size() < 2) {
+    sh.error("profile test: usage: profile test [--json] NAME CMDLINE...");
+    return 2;
+  }
+  auto p = load(args[0]);
+  if (!p) {
+    sh.error("profile: " + p.error().message());
+    return 2;
+  }
+  std::string text;
+  for (size_t i = 1; i < args.size(); ++i) {
+    if (i > 1) text += ' ';
+    text += args[i];
+  }
+  syntax::ParseOptions po;
+  po.filename = "profile test";
+  auto parsed = syntax::parse(text, po);
+  if (parsed.error) {
+    sh.error(parsed.error->render());
+    return 2;
+  }
+  policy::Engine engine(*p, policy::make_session_facts(**p, exec::session_env_of(sh)));
+  auto actions = exec::dry_run(sh, *parsed.program, engine);
+  bool denied = false, dynamic = false;
+  for (auto& a : actions) {
+    if (a.decision.verdict == policy::Verdict::deny) denied = true;
+    if (a.decision.verdict == policy::Verdict::dynamic) dynamic = true;
+  }
+  const char* verdict = denied ? "deny" : dynamic ? "dynamic" : "allow";
+  if (json) {
+    policy::Json arr = policy::Json::array();
+    for (auto& a : actions) arr.push_back(policy::action_json(a.planned.action, a.decision));
+    print_json(sh, policy::Json{{"profile", (*p)->name}, {"verdict", verdict}, {"actions", std::move(arr)}});
+  } else {
+    for (auto& a : actions) {
+      sh.out() << policy::explain::action_line(a.planned.action, a.decision) << '\n';
+      if (a.decision.verdict == policy::Verdict::deny) sh.out() << policy::explain::refusal_lines(a.decision);
+    }
+    sh.out() << (denied ? "denied" : dynamic ? "dynamic" : "allowed") << '\n';
+  }
+  return denied || dynamic ? 1 : 0;
+}
+
+bool valid_name(const std::string& n) {
+  if (n.empty() || n.size() > 64) return false;
+  for (char c : n)
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-')) return false;
+  return true;
+}
+
+std::string user_profile_path(const std::string& name) { return policy::lash_home() + "/profiles/" + name + ".profile"; }
+
+bool write_new_file(const std::string& path, const std::string& text, std::string& err) {
+  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (fd < 0) {
+    err = std::strerror(errno);
+    return false;
+  }
+  bool ok = exec::write_all(fd, text);
+  if (::close(fd) != 0) ok = false;
+  if (!ok) err = "write failed";
+  return ok;
+}
+
+int cmd_create(Shell& sh, std::vector<std::string> args) {
+  if (args.size() != 1 || !valid_name(args[0])) {
+    sh.error("profile create: usage: profile create NAME (NAME: letters, digits, _ and -)");
+    return 2;
+  }
+  const std::string& name = args[0];
+  std::string dir = policy::lash_home() + "/profiles";
+  ::mkdir(policy::lash_home().c_str(), 0700);
+  ::mkdir(dir.c_str(), 0700);
+  std::string parent = active_name();
+  std::string text = "# " + name + ".profile: created by `profile create`.\n"
+                     "# Inherits every key from '" + parent + "'; a key set here replaces the parent's.\n"
+                     "# Try it: lash -p " + name + " -c 'profile test " + name + " make'\n"
+                     "[profile]\n"
+                     "description = " + name + " (from " + parent + ")\n\n"
+                     "[inherit]\n"
+                     "from = " + parent + "\n\n"
+                     "# [process]\n# spawn_any = false\n# spawn_allowlist = make, cc\n\n"
+                     "# [filesystem]\n# include_workdir = true\n\n"
+                     "# [capabilities]\n# file_redirect = true\n";
+  std::string err;
+  if (!write_new_file(user_profile_path(name), text, err)) {
+    sh.error("profile create: " + user_profile_path(name) + ": " + err);
+    return 1;
+  }
+  sh.out() << user_profile_path(name) << '\n';
+  return 0;
+}
+
+int cmd_switch(Shell& sh, std::vector<std::string> args, bool reload) {
+  std::string name = reload ? active_name() : (args.empty() ? "" : args[0]);
+  if (name.empty()) {
+    sh.error("profile switch: usage: profile switch NAME");
+    return 2;
+  }
+  auto p = load(name);
+  if (!p) {
+    // An invalid file keeps the profile in force.
+    sh.error("profile: " + p.error().message() + " (keeping '" + active_name() + "')");
+    return 1;
+  }
+  exec::activate_profile(sh, *p);
+  return 0;
+}
+
+int cmd_edit(Shell& sh, std::vector<std::string> args) {
+  if (args.size() != 1 || !valid_name(args[0])) {
+    sh.error("profile edit: usage: profile edit NAME");
+    return 2;
+  }
+  return exec::edit_profile_file(sh, args[0], user_profile_path(args[0]));
+}
+
+int cmd_validate(Shell& sh, std::vector<std::string> args) {
+  if (args.empty()) {
+    sh.error("profile validate: usage: profile validate FILE...");
+    return 2;
+  }
+  int st = 0;
+  for (auto& path : args) {
+    auto text = policy::read_policy_file(path, 64 * 1024);
+    if (!text || !*text) {
+      sh.err() << path << ": " << (text ? std::string("no such file") : text.error().message()) << '\n';
+      st = 1;
+      continue;
+    }
+    policy::ProfileFile f;
+    f.path = path;
+    auto slash = path.rfind('/');
+    std::string base = path.substr(slash == std::string::npos ? 0 : slash + 1);
+    f.name = base.size() > 8 && base.substr(base.size() - 8) == ".profile" ? base.substr(0, base.size() - 8) : base;
+    f.source = policy::Source::user;
+    f.text = **text;
+    policy::Diags diags;
+    if (!policy::parse_profile(f, diags)) {
+      for (auto& d : diags) sh.err() << d.text() << '\n';
+      st = 1;
+    } else {
+      sh.out() << path << ": ok\n";
+    }
+  }
+  return st;
+}
+
+int bi_profile(Shell& sh, std::vector<std::string>& argv) {
+  if (argv.size() < 2) {
+    sh.error(std::string("profile: ") + kUsage);
+    return 2;
+  }
+  std::string sub = argv[1];
+  std::vector<std::string> args(argv.begin() + 2, argv.end());
+  if (sub == "list") return cmd_list(sh, args);
+  if (sub == "review") return cmd_review(sh, args, false);
+  if (sub == "permissions") return cmd_review(sh, args, true);
+  if (sub == "test") return cmd_test(sh, args);
+  if (sub == "create") return cmd_create(sh, args);
+  if (sub == "edit") return cmd_edit(sh, args);
+  if (sub == "reload") return cmd_switch(sh, args, true);
+  if (sub == "switch") return cmd_switch(sh, args, false);
+  if (sub == "validate") return cmd_validate(sh, args);
+  sh.error("profile: unknown subcommand '" + sub + "'; " + kUsage);
+  return 2;
+}
+
+constexpr exec::BuiltinDef kProfile[] = {
+    // The capability depends on the subcommand (policy_gate.cpp).
+    {"profile", bi_profile, exec::BuiltinKind::regular, "", "inspect, dry-run and switch security profiles"},
+};
+
+}  // namespace
+
+void register_profile() { exec::register_builtins(kProfile); }
+
+}  // namespace lash::builtins

@@ -1,0 +1,204 @@
+#include "exec/policy_gate.h"
+
+#include <limits.h>
+#include <stdlib.h>
+
+#include <cstring>
+
+#include "exec/shell.h"
+#include "policy/engine.h"
+#include "policy/explain.h"
+#include "syntax/parser.h"
+
+namespace lash::exec {
+namespace {
+
+std::optional<policy::Capability> capability_of(std::string_view name) {
+  using C = policy::Capability;
+  static constexpr std::pair<std::string_view, C> kCaps[] = {
+      {"plugin_access", C::plugin_access},     {"config_modify", C::config_modify},
+      {"session_manage", C::session_manage},   {"job_control_own", C::job_control_own},
+      {"job_control_others", C::job_control_others}, {"audit_access", C::audit_access},
+      {"profile_manage", C::profile_manage},   {"profile_switch", C::profile_switch},
+  };
+  for (auto& [n, c] : kCaps)
+    if (n == name) return c;
+  return std::nullopt;
+}
+
+// `profile` needs a capability only for the subcommands that change things.
+std::optional<policy::Capability> profile_subcommand_capability(const std::vector<std::string>& argv) {
+  if (argv.size() < 2) return std::nullopt;
+  const std::string& sub = argv[1];
+  if (sub == "create" || sub == "edit" || sub == "reload") return policy::Capability::profile_manage;
+  if (sub == "switch") return policy::Capability::profile_switch;
+  return std::nullopt;
+}
+
+bool is_exported(Shell& sh, const std::string& name) {
+  if (sh.vars.allexport) return true;
+  const Var* v = sh.vars.find(name);
+  return v && (v->flags & Var::exported);
+}
+
+// Variables the shell itself maintains: changing them is not the session's doing.
+bool shell_managed(std::string_view name) { return name == "PWD" || name == "OLDPWD" || name == "OPTIND"; }
+
+void env_action(Shell& sh, std::vector<PlannedAction>& out, const std::string& name, policy::EnvOp op,
+                bool only_if_exported) {
+  if (shell_managed(name)) return;
+  if (only_if_exported && !is_exported(sh, name)) return;
+  out.push_back({policy::EnvChange{name, op}, false});
+}
+
+// export/readonly/unset/local operands that touch exported variables.
+void builtin_env_actions(Shell& sh, const SimplePlan& p, std::vector<PlannedAction>& out) {
+  const std::string& name = p.argv[0];
+  bool is_export = name == "export", is_readonly = name == "readonly", is_unset = name == "unset",
+       is_local = name == "local";
+  if (!is_export && !is_readonly && !is_unset && !is_local) return;
+  bool functions = false;
+  for (size_t i = 1; i < p.argv.size(); ++i) {
+    const std::string& a = p.argv[i];
+    if (a == "-f" && is_unset) {
+      functions = true;
+      continue;
+    }
+    if (!a.empty() && a[0] == '-') continue;
+    if (functions) continue;
+    std::string var = a.substr(0, a.find('='));
+    if (!syntax::is_name(var)) continue;
+    bool has_value = a.find('=') != std::string::npos;
+    if (is_export) {
+      env_action(sh, out, var, policy::EnvOp::export_var, false);
+    } else if (is_unset) {
+      env_action(sh, out, var, policy::EnvOp::unset, true);
+    } else if (is_readonly) {
+      if (has_value) env_action(sh, out, var, policy::EnvOp::set, true);
+      env_action(sh, out, var, policy::EnvOp::readonly, true);
+    } else if (is_local && has_value) {
+      env_action(sh, out, var, policy::EnvOp::set, true);
+    }
+  }
+}
+
+policy::RedirectMode mode_of(const PlannedRedirect& r) {
+  using M = policy::RedirectMode;
+  switch (r.op) {
+    case ast::RedirOp::in: return M::read;
+    case ast::RedirOp::append: return M::append;
+    case ast::RedirOp::clobber: return M::clobber;
+    case ast::RedirOp::read_write: return M::read_write;
+    case ast::RedirOp::out_err: return M::write_both;
+    default: return M::write;
+  }
+}
+
+std::string real_or_same(const std::string& path) {
+  char buf[PATH_MAX];
+  if (::realpath(path.c_str(), buf)) return buf;
+  return path;
+}
+
+}  // namespace
+
+std::string resolve_target_path(const std::string& path) {
+  std::string abs = path;
+  if (abs.empty() || abs[0] != '/') {
+    char cwd[PATH_MAX];
+    if (::getcwd(cwd, sizeof cwd)) abs = std::string(cwd) + "/" + path;
+  }
+  char buf[PATH_MAX];
+  if (::realpath(abs.c_str(), buf)) return buf;
+  // Not there yet: resolve the directory, keep the last name.
+  auto slash = abs.rfind('/');
+  std::string dir = slash == 0 ? "/" : abs.substr(0, slash);
+  std::string base = abs.substr(slash + 1);
+  if (::realpath(dir.c_str(), buf)) {
+    std::string d = buf;
+    return d == "/" ? "/" + base : d + "/" + base;
+  }
+  return abs;
+}
+
+std::vector<PlannedAction> plan_actions(Shell& sh, const SimplePlan& p) {
+  std::vector<PlannedAction> out;
+  if (p.kind == SimplePlan::Kind::assignments_only) {
+    if (p.deferred_assigns)
+      for (const auto& a : *p.deferred_assigns) env_action(sh, out, a.name, policy::EnvOp::set, true);
+    for (const auto& [n, v] : p.assigns) env_action(sh, out, n, policy::EnvOp::set, true);
+  } else {
+    // VAR=v cmd: the command's environment changes.
+    for (const auto& [n, v] : p.assigns) env_action(sh, out, n, policy::EnvOp::set, false);
+  }
+  switch (p.kind) {
+    case SimplePlan::Kind::external:
+      out.push_back({policy::Spawn{p.argv[0], real_or_same(p.path)}, p.dynamic_name});
+      break;
+    case SimplePlan::Kind::not_found:
+      out.push_back({policy::Spawn{p.argv[0], ""}, p.dynamic_name});
+      break;
+    case SimplePlan::Kind::builtin:
+    case SimplePlan::Kind::special_builtin: {
+      builtin_env_actions(sh, p, out);
+      std::optional<policy::Capability> cap;
+      if (p.builtin->name == "profile")
+        cap = profile_subcommand_capability(p.argv);
+      else if (!p.builtin->capability.empty())
+        cap = capability_of(p.builtin->capability);
+      if (cap) {
+        std::string shown = p.argv[0];
+        if (p.builtin->name == "profile" && p.argv.size() > 1) shown += " " + p.argv[1];
+        out.push_back({policy::Builtin{*cap, shown}, false});
+      }
+      break;
+    }
+    default: break;
+  }
+  for (const auto& r : p.redirects)
+    if (r.kind == PlannedRedirect::Kind::open)
+      out.push_back({policy::Redirect{resolve_target_path(r.path), mode_of(r)}, false});
+  return out;
+}
+
+std::vector<CheckedAction> check(const std::vector<PlannedAction>& actions, const policy::Engine& engine) {
+  std::vector<CheckedAction> out;
+  out.reserve(actions.size());
+  for (const auto& a : actions) {
+    CheckedAction c{a, engine.decide(a.action)};
+    if (a.dynamic && c.decision.verdict == policy::Verdict::allow) c.decision.verdict = policy::Verdict::dynamic;
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
+bool gate_allows(Shell& sh, const SimplePlan& p) {
+  if (!sh.gate || !sh.gate->engine) return true;
+  std::vector<PlannedAction> actions = plan_actions(sh, p);
+  if (actions.empty()) return true;
+  bool ok = true;
+  for (const auto& a : actions) {
+    policy::Decision d = sh.gate->engine->decide(a.action);
+    if (sh.gate->audit) sh.gate->audit(a.action, d);
+    if (!d.allowed() && !d.advisory) {
+      sh.flush_all();
+      write_all(2, policy::explain::refusal_lines(d));
+      ok = false;
+      break;  // one refusal is enough: nothing of this command runs
+    }
+  }
+  return ok;
+}
+
+bool gate_allows_env(Shell& sh, const std::string& name, policy::EnvOp op) {
+  if (!sh.gate || !sh.gate->engine || shell_managed(name)) return true;
+  policy::Action action = policy::EnvChange{name, op};
+  policy::Decision d = sh.gate->engine->decide(action);
+  if (d.allowed()) return true;
+  if (sh.gate->audit) sh.gate->audit(action, d);
+  sh.flush_all();
+  write_all(2, policy::explain::refusal_lines(d));
+  return false;
+}
+
+}  // namespace lash::exec

@@ -1,0 +1,69 @@
+// Where the interpreter meets the policy engine. The planner turns a SimplePlan
+// into policy Actions (program real path, absolute symlink-resolved redirect
+// targets, exported-variable changes, builtin capabilities); check() asks the one
+// engine about each. The real run and `profile test` both go through these two
+// functions, so they cannot disagree on a determined action.
+#pragma once
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "exec/plan.h"
+#include "policy/action.h"
+#include "policy/child_env.h"
+#include "policy/decision.h"
+
+namespace lash::policy {
+class Engine;
+}
+
+namespace lash::exec {
+
+class Shell;
+
+struct PlannedAction {
+  policy::Action action;
+  // Only known at run time (a `$var` command name or a substitution in the dry
+  // run): reported as "dynamic", never allowed by the dry run.
+  bool dynamic = false;
+};
+
+// The actions of one planned simple command, in the order they would happen.
+std::vector<PlannedAction> plan_actions(Shell& sh, const SimplePlan& p);
+
+struct CheckedAction {
+  PlannedAction planned;
+  policy::Decision decision;
+};
+
+// Decides every action with the engine. The only caller of Engine::decide for
+// shell actions.
+std::vector<CheckedAction> check(const std::vector<PlannedAction>& actions, const policy::Engine& engine);
+
+// The session's policy as the interpreter sees it: set up by main, absent in
+// tests of the bare interpreter (then nothing is checked).
+struct PolicyGate {
+  std::shared_ptr<const policy::Engine> engine;
+  std::string profile_name;
+  // Writes the audit record of a decision (denials always; allowed actions when
+  // monitoring is on). Reports a write failure on stderr itself.
+  std::function<void(const policy::Action&, const policy::Decision&)> audit;
+  // [environment] deny / force / pass for children; null when the profile sets none.
+  std::shared_ptr<const policy::ChildEnv> child_env;
+  std::vector<std::string> always_env;  // LASH_SESSION=..., whatever the profile says
+};
+
+// Absolute, symlink-resolved form of a redirect target (the file may not exist yet:
+// its directory is resolved and the name appended).
+std::string resolve_target_path(const std::string& path);
+
+// Checks the plan against the session's gate; on refusal prints the Problem and
+// Suggestion lines, audits, and returns false (the caller returns 126).
+bool gate_allows(Shell& sh, const SimplePlan& p);
+
+// Checks one change of an exported variable made outside a planned command (a
+// `for` variable, ${x=...}, read, arithmetic). Prints and audits a refusal.
+bool gate_allows_env(Shell& sh, const std::string& name, policy::EnvOp op);
+
+}  // namespace lash::exec

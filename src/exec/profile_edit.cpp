@@ -1,0 +1,87 @@
+// `profile edit`: the editor works on a copy; only a copy that validates replaces
+// the profile, so a typo never leaves a broken or looser profile behind.
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+
+#include "exec/session.h"
+#include "exec/shell.h"
+#include "policy/diag.h"
+#include "policy/profile_loader.h"
+#include "policy/session_select.h"
+#include "policy/store.h"
+#include "sandbox/launch.h"
+
+namespace lash::exec {
+
+int edit_profile_file(Shell& sh, const std::string& name, const std::string& path) {
+  std::string home = policy::lash_home();
+  ::mkdir(home.c_str(), 0700);
+  ::mkdir((home + "/profiles").c_str(), 0700);
+  auto current = policy::read_policy_file(path, 64 * 1024);
+  if (!current) {
+    sh.error("profile edit: " + current.error().message());
+    return 1;
+  }
+  std::string text = *current ? **current : "[profile]\ndescription = " + name + "\n";
+  std::string tmp = path + ".edit-XXXXXX";
+  int fd = ::mkostemp(tmp.data(), O_CLOEXEC);
+  if (fd < 0) {
+    sh.error("profile edit: cannot create a temporary copy: " + std::string(std::strerror(errno)));
+    return 1;
+  }
+  bool wrote = write_all(fd, text);
+  ::close(fd);
+  if (!wrote) {
+    ::unlink(tmp.c_str());
+    sh.error("profile edit: cannot write the temporary copy");
+    return 1;
+  }
+  const std::string* visual = sh.vars.get("VISUAL");
+  const std::string* editor = sh.vars.get("EDITOR");
+  std::string prog = visual && !visual->empty() ? *visual : editor && !editor->empty() ? *editor : "vi";
+  sandbox::SpawnSpec spec;
+  spec.path = prog.find('/') != std::string::npos ? prog : sh.find_command(prog);
+  if (spec.path.empty()) {
+    ::unlink(tmp.c_str());
+    sh.error("profile edit: editor '" + prog + "' not found (set VISUAL or EDITOR)");
+    return 1;
+  }
+  spec.argv = {prog, tmp};
+  spec.envp = sh.vars.environment();
+  sh.flush_all();
+  auto r = sandbox::launch(sh.prepared, spec);
+  int st = 126;
+  if (r && r->failure.step == sandbox::ChildStep::none) st = sh.wait_pid(r->pid);
+  else if (r && r->pid > 0) sh.wait_pid(r->pid);
+  if (st != 0) {
+    ::unlink(tmp.c_str());
+    sh.error("profile edit: the editor failed (status " + std::to_string(st) + "); '" + name + "' is unchanged");
+    return 1;
+  }
+  auto edited = policy::read_policy_file(tmp, 64 * 1024);
+  policy::Diags diags;
+  bool ok = false;
+  if (edited && *edited) {
+    policy::ProfileFile f{name, policy::Source::user, path, **edited};
+    ok = policy::parse_profile(f, diags).has_value();
+  }
+  if (!ok) {
+    for (auto& d : diags) sh.err() << d.text() << '\n';
+    ::unlink(tmp.c_str());
+    sh.error("profile edit: the edited profile is invalid; '" + name + "' is unchanged");
+    return 1;
+  }
+  if (::rename(tmp.c_str(), path.c_str()) != 0) {
+    sh.error("profile edit: cannot replace " + path + ": " + std::strerror(errno));
+    ::unlink(tmp.c_str());
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace lash::exec

@@ -1,0 +1,138 @@
+#include "exec/session.h"
+
+#include <limits.h>
+#include <pwd.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstring>
+
+#include "exec/policy_gate.h"
+#include "exec/shell.h"
+#include "policy/session_facts.h"
+#include "policy/session_select.h"
+#include "sandbox/caps.h"
+#include "sandbox/compile.h"
+#include "sandbox/plan.h"
+
+namespace lash::exec {
+namespace {
+
+std::unique_ptr<Session> g_session;
+
+std::string user_name() {
+  struct passwd* pw = ::getpwuid(::getuid());
+  if (pw && pw->pw_name) return pw->pw_name;
+  return std::to_string(::getuid());
+}
+
+// A session id that is unique enough to tell sessions apart in one audit log:
+// start time and pid.
+std::string make_session_id() {
+  struct timespec ts;
+  ::clock_gettime(CLOCK_REALTIME, &ts);
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%lx-%x", static_cast<unsigned long>(ts.tv_sec), static_cast<unsigned>(::getpid()));
+  return buf;
+}
+
+void warn(const std::string& msg) { write_all(2, "lash: warning: " + msg + "\n"); }
+
+policy::SessionEnv session_env_impl(Shell& sh) {
+  policy::SessionEnv env;
+  const std::string* path = sh.vars.get("PATH");
+  env.path_var = path ? *path : "/usr/local/bin:/usr/bin:/bin";
+  char cwd[PATH_MAX];
+  env.start_dir = ::getcwd(cwd, sizeof cwd) ? cwd : "/";
+  const std::string* home = sh.vars.get("HOME");
+  env.home = home ? *home : "";
+  return env;
+}
+
+policy::EnvOp to_policy(Vars::EnvOp op) {
+  switch (op) {
+    case Vars::EnvOp::set: return policy::EnvOp::set;
+    case Vars::EnvOp::unset: return policy::EnvOp::unset;
+    case Vars::EnvOp::export_var: return policy::EnvOp::export_var;
+    case Vars::EnvOp::readonly: return policy::EnvOp::readonly;
+  }
+  return policy::EnvOp::set;
+}
+
+}  // namespace
+
+Session* current_session() { return g_session.get(); }
+
+policy::SessionEnv session_env_of(Shell& sh) { return session_env_impl(sh); }
+
+std::string sandbox_review_text(Shell& sh, const policy::ResolvedProfile& profile) {
+  auto ctx = sandbox::make_session_context(profile, session_env_impl(sh));
+  sandbox::SandboxPlan plan = sandbox::compile(profile, ctx, sandbox::probe_capabilities());
+  std::string out = "\n[sandbox plan: what the kernel enforces on this machine]\n";
+  for (auto& line : sandbox::plan_lines(plan)) out += "  " + line + "\n";
+  return out;
+}
+
+policy::Json sandbox_review_json(Shell& sh, const policy::ResolvedProfile& profile) {
+  auto ctx = sandbox::make_session_context(profile, session_env_impl(sh));
+  sandbox::SandboxPlan plan = sandbox::compile(profile, ctx, sandbox::probe_capabilities());
+  policy::Json lines = policy::Json::array();
+  for (auto& line : sandbox::plan_lines(plan)) lines.push_back(policy::escape_bytes(line));
+  return policy::Json{{"plan", std::move(lines)}};
+}
+
+void audit_decision(const policy::Action& action, const policy::Decision& decision) {
+  Session* s = g_session.get();
+  if (!s || !s->sink || !s->engine) return;
+  bool monitoring = s->engine->profile().values.monitoring_enabled.value;
+  if (!audit::should_record(monitoring, decision)) return;
+  auto r = s->sink->write(audit::make_record(s->audit_context, action, decision));
+  if (!r) write_all(2, "lash: audit: cannot write the audit log: " + r.error().message() + "\n");
+}
+
+void activate_profile(Shell& sh, std::shared_ptr<const policy::ResolvedProfile> profile) {
+  Session& s = *g_session;
+  policy::SessionFacts facts = policy::make_session_facts(*profile, session_env_impl(sh));
+  auto engine = std::make_shared<const policy::Engine>(profile, std::move(facts));
+  s.engine = engine;
+  s.audit_context.profile = profile->name;
+  auto gate = std::make_shared<PolicyGate>();
+  gate->engine = engine;
+  gate->profile_name = profile->name;
+  gate->audit = audit_decision;
+  const auto& v = profile->values;
+  if (v.env_pass.set || !v.env_deny.value.empty() || !v.env_force.value.empty())
+    gate->child_env = std::make_shared<const policy::ChildEnv>(v);
+  gate->always_env.push_back("LASH_SESSION=" + s.id);
+  sh.gate = std::move(gate);
+}
+
+Result<void> start_session(Shell& sh, std::optional<std::string> requested) {
+  auto sel = policy::select_session_profile(std::move(requested));
+  if (!sel) return sel.error();
+  g_session = std::make_unique<Session>();
+  Session& s = *g_session;
+  s.selection = std::move(sel.value());
+  for (const auto& w : s.selection.warnings) warn(w);
+  s.id = make_session_id();
+  s.audit_context.session = s.id;
+  s.audit_context.user = user_name();
+  s.sink = std::make_unique<audit::JsonlFileSink>(policy::lash_home() + "/audit.log");
+  activate_profile(sh, s.selection.profile);
+  if (!s.selection.assigned_name.empty() && s.selection.profile->name != s.selection.assigned_name) {
+    // The assigned profile could not be loaded: the session fell back. Record it.
+    auto r = s.sink->write(audit::make_event(s.audit_context, "profile", s.selection.assigned_name, "fallback",
+                                             s.selection.warnings.empty() ? "" : s.selection.warnings.front()));
+    if (!r) write_all(2, "lash: audit: cannot write the audit log: " + r.error().message() + "\n");
+  }
+  sh.vars.set("LASH_SESSION", s.id, true);
+  // Changes of exported variables that no planned command announced (for-loop
+  // variables, ${x=...}, read, arithmetic) are checked here.
+  sh.vars.env_guard = [&sh](std::string_view name, Vars::EnvOp op) {
+    return gate_allows_env(sh, std::string(name), to_policy(op));
+  };
+  return {};
+}
+
+}  // namespace lash::exec

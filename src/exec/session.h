@@ -1,0 +1,57 @@
+// A lash session: the selected profile, the one decision engine built from it, the
+// audit sink, and the policy gate the interpreter consults. Started once by main
+// (again on `profile switch` / `reload`), ended once.
+#pragma once
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "audit/record.h"
+#include "audit/sink.h"
+#include "base/result.h"
+#include "policy/engine.h"
+#include "policy/json_text.h"
+#include "policy/selector.h"
+#include "policy/session_facts.h"
+
+namespace lash::exec {
+
+class Shell;
+
+struct Session {
+  policy::Selection selection;
+  std::shared_ptr<const policy::Engine> engine;
+  audit::Context audit_context;
+  std::unique_ptr<audit::Sink> sink;
+  std::string id;  // LASH_SESSION
+};
+
+// Selects and loads the session's profile (-p NAME when given), builds the engine,
+// installs the policy gate and the exported-variable guard into sh, exports
+// LASH_SESSION. An Error means the explicitly requested profile cannot be used: the
+// caller exits with status 2.
+Result<void> start_session(Shell& sh, std::optional<std::string> requested);
+
+// Makes `profile` (already resolved) the active one: new engine, same session.
+void activate_profile(Shell& sh, std::shared_ptr<const policy::ResolvedProfile> profile);
+
+// PATH, starting directory and HOME of this shell, for session facts.
+policy::SessionEnv session_env_of(Shell& sh);
+
+// The kernel part of `profile review`: the compiled sandbox plan of PROFILE on this
+// machine, with what this kernel cannot enforce.
+std::string sandbox_review_text(Shell& sh, const policy::ResolvedProfile& profile);
+policy::Json sandbox_review_json(Shell& sh, const policy::ResolvedProfile& profile);
+
+// `profile edit`: $VISUAL/$EDITOR on a copy of PATH; the copy replaces PATH only if
+// it validates. Returns the builtin's status.
+int edit_profile_file(Shell& sh, const std::string& name, const std::string& path);
+
+// The running session (null before start_session).
+Session* current_session();
+
+// Writes an audit record of a decision when the profile's monitoring asks for it
+// (denials always). A write failure is reported on stderr.
+void audit_decision(const policy::Action& action, const policy::Decision& decision);
+
+}  // namespace lash::exec
