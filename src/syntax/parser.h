@@ -1,6 +1,18 @@
-// HELPERS: read /work/main/HELPERS-RULES.txt first (own build dir, commit only your paths).
 // The shell parser: text in, AST or a located syntax error out. No I/O, no
 // execution. Functions in parser.cpp are named after the POSIX grammar productions.
+//
+// Where POSIX leaves room it follows dash, except where noted:
+// - `f() cmd`: any command may be a function body (FunctionDef::body).
+// - Malformed ${...} parse; expanding one is the error (see ast::Parameter).
+// - `$((` starts arithmetic unless the parenthesis closing "$((" is not followed by
+//   a second ')': then it is $( (subshell)...) (bash's rule; dash always means
+//   arithmetic).
+// - `;&` (case fall-through) and `&>` (stdout+stderr) are accepted.
+// - One `!` per pipeline, none after '|' (as dash).
+// - Backquote bodies are parsed, and their syntax errors reported, at parse time.
+// - NUL bytes are a syntax error ("NUL byte in input").
+// A Parser keeps a view of its text, which must outlive it. The AST owns its
+// strings; its SourceRanges are byte offsets into that text.
 #pragma once
 #include <cstdint>
 #include <functional>
