@@ -38,6 +38,21 @@ int bi_wait(Shell& sh, std::vector<std::string>& argv) {
   return st;
 }
 
+// Signal names as dash prints them: no SIG prefix, real-time signals as RTMIN+n
+// for the first half and RTMAX-n for the second, and a bare number for a signal
+// without a name (16, 32 and 33 on Linux).
+std::string dash_signal_name(int s) {
+  if (s >= SIGRTMIN && s <= SIGRTMAX) {
+    if (s == SIGRTMIN) return "RTMIN";
+    if (s == SIGRTMAX) return "RTMAX";
+    if (s - SIGRTMIN <= 15) return "RTMIN+" + std::to_string(s - SIGRTMIN);
+    return "RTMAX-" + std::to_string(SIGRTMAX - s);
+  }
+  std::string n = Shell::signal_name(s);
+  if (n == "STKFLT" || n.empty()) return std::to_string(s);
+  return n;
+}
+
 int bi_kill(Shell& sh, std::vector<std::string>& argv) {
   if (argv.size() < 2) {
     sh.error("kill: usage: kill [-s sigspec | -signum | -sigspec] pid... | -l [exitstatus]");
@@ -48,11 +63,10 @@ int bi_kill(Shell& sh, std::vector<std::string>& argv) {
   const std::string& a = argv[1];
   if (a == "-l" || a == "-L") {
     if (argv.size() == 2) {
-      for (int s = 1; s < NSIG; ++s) {
-        std::string n = Shell::signal_name(s);
-        if (n.empty() || (n[0] >= '0' && n[0] <= '9') || n.rfind("RTMIN", 0) == 0) continue;
-        sh.out() << n << '\n';
-      }
+      // dash's list: 0, then every number below NSIG by name, or by number when
+      // it has none.
+      sh.out() << "0\n";
+      for (int s = 1; s < NSIG; ++s) sh.out() << dash_signal_name(s) << '\n';
       return 0;
     }
     int st = 0;
@@ -70,7 +84,7 @@ int bi_kill(Shell& sh, std::vector<std::string>& argv) {
         st = 2;
         continue;
       }
-      sh.out() << Shell::signal_name(int(v)) << '\n';
+      sh.out() << dash_signal_name(int(v)) << '\n';
     }
     return st;
   }
@@ -89,6 +103,10 @@ int bi_kill(Shell& sh, std::vector<std::string>& argv) {
   }
   if (sig < 0) {
     sh.error("kill: invalid signal number or name: " + a);
+    return 2;
+  }
+  if (i >= argv.size()) {  // a signal but no process: dash's usage error
+    sh.error("kill: usage: kill [-s sigspec | -signum | -sigspec] pid... | -l [exitstatus]");
     return 2;
   }
   int st = 0;
