@@ -240,6 +240,7 @@ SandboxPlan compile(const policy::ResolvedProfile& profile, const SessionContext
     b.writable_roots();
     b.exec_grants();
     b.data_dirs();
+    b.plan.mask_unix_sockets = true;
     if (caps.landlock_abi < 1) b.plan.unenforced.push_back("filesystem and programs: " + caps.landlock_error);
     if (!b.plan.protect.empty())
       b.plan.unenforced.push_back("filesystem.protect: read-only binds cover the paths that exist at session "

@@ -1,6 +1,9 @@
 #include "sandbox/ns.h"
 
+#include <dirent.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
 #include <sched.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
@@ -10,6 +13,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <algorithm>
 #include <cstring>
 
 #include "sandbox/launch.h"
@@ -49,7 +53,7 @@ int rebind(const std::string& p, unsigned long extra) {
 }
 
 int setup_in_helper(uid_t uid, gid_t gid, const std::vector<std::string>& noexec,
-                    const std::vector<std::string>& paths) {
+                    const std::vector<std::string>& paths, const std::vector<std::string>& mask) {
   if (uid != 0) {
     // lash is non-dumpable, which makes /proc/self/*_map root-owned: this helper
     // becomes dumpable to write its maps. Sandboxed processes still cannot reach it
@@ -71,13 +75,59 @@ int setup_in_helper(uid_t uid, gid_t gid, const std::vector<std::string>& noexec
     if (int e = rebind(p, MS_NOEXEC | MS_NOSUID | MS_NODEV)) return e;
   for (const std::string& p : paths)
     if (int e = rebind(p, MS_RDONLY)) return e;
+  // A socket that vanished since it was listed is fine; any other failure is not.
+  for (const std::string& p : mask)
+    if (mount("/dev/null", p.c_str(), nullptr, MS_BIND, nullptr) != 0 && errno != ENOENT) return errno;
   return 0;
+}
+
+void collect_sockets(const std::string& dir, int depth, const std::vector<std::string>& keep,
+                     std::vector<std::string>& out) {
+  for (const auto& k : keep)
+    if (dir == k || (dir.size() > k.size() && dir.compare(0, k.size(), k) == 0 && dir[k.size()] == '/')) return;
+  DIR* d = opendir(dir.c_str());
+  if (!d) return;
+  while (dirent* e = readdir(d)) {
+    std::string name = e->d_name;
+    if (name == "." || name == "..") continue;
+    std::string path = (dir == "/" ? "" : dir) + "/" + name;
+    struct stat st;
+    if (lstat(path.c_str(), &st) != 0) continue;
+    if (S_ISSOCK(st.st_mode)) {
+      bool kept = false;
+      for (const auto& k : keep) kept = kept || path.compare(0, k.size() + 1, k + "/") == 0;
+      if (!kept) out.push_back(path);
+    } else if (S_ISDIR(st.st_mode) && depth > 0 && out.size() < 4096) {
+      collect_sockets(path, depth - 1, keep, out);
+    }
+  }
+  closedir(d);
 }
 
 }  // namespace
 
+std::vector<std::string> find_unix_sockets(const std::vector<std::string>& keep) {
+  std::vector<std::string> roots = {"/run", "/tmp", "/dev/shm", "/var/run"};
+  for (const char* var : {"XDG_RUNTIME_DIR", "SSH_AUTH_SOCK"}) {
+    const char* v = getenv(var);
+    if (!v || v[0] != '/') continue;
+    std::string s = v;
+    roots.push_back(std::string(var) == "SSH_AUTH_SOCK" ? s.substr(0, s.rfind('/')) : s);
+  }
+  std::vector<std::string> out;
+  for (const auto& r : roots) {
+    char real[PATH_MAX];
+    if (!realpath(r.c_str(), real)) continue;
+    collect_sockets(real, 3, keep, out);
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
 Result<SessionNamespaces> make_session_namespace(const std::vector<std::string>& noexec_in,
-                                                 const std::vector<std::string>& paths, const Capabilities& caps) {
+                                                 const std::vector<std::string>& paths,
+                                                 const std::vector<std::string>& mask, const Capabilities& caps) {
   SessionNamespaces out;
   std::vector<std::string> present, noexec;
   for (const auto& p : paths) {
@@ -88,7 +138,7 @@ Result<SessionNamespaces> make_session_namespace(const std::vector<std::string>&
     struct stat st;
     if (stat(p.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) noexec.push_back(p);
   }
-  if (present.empty() && noexec.empty()) return out;
+  if (present.empty() && noexec.empty() && mask.empty()) return out;
   uid_t uid = geteuid();
   if (uid != 0 && !caps.user_namespaces)
     return Error{"the session mount namespace needs a user namespace, which this kernel refuses", "", EPERM, {}};
@@ -106,7 +156,7 @@ Result<SessionNamespaces> make_session_namespace(const std::vector<std::string>&
   if (pid == 0) {
     ready_r.reset();
     done_w.reset();  // or the read below would never see EOF
-    int err = setup_in_helper(uid, getegid(), noexec, present);
+    int err = setup_in_helper(uid, getegid(), noexec, present, mask);
     (void)!write(ready_w.get(), &err, sizeof err);
     char c;
     (void)!read(done_r.get(), &c, 1);  // hold the namespaces until lash has opened them

@@ -24,10 +24,17 @@ struct SessionNamespaces {
 };
 
 // All paths absolute. NOEXEC paths are bound nosuid,nodev,noexec first (in order),
-// then PROTECT paths read-only. Protect paths that do not exist are listed in
-// `missing`, not created. Must be called before lash starts threads.
+// then PROTECT paths read-only, then /dev/null over each MASK path (unix sockets:
+// connect() then fails). Protect paths that do not exist are listed in `missing`,
+// not created. Must be called before lash starts threads.
 Result<SessionNamespaces> make_session_namespace(const std::vector<std::string>& noexec,
                                                  const std::vector<std::string>& protect,
+                                                 const std::vector<std::string>& mask,
                                                  const Capabilities& caps);
+
+// Pathname unix sockets in the usual places (/run, /tmp, /dev/shm, XDG_RUNTIME_DIR,
+// the directory of SSH_AUTH_SOCK), a few levels deep, that are not beneath any of
+// KEEP. Landlock restricts connecting to them only from ABI 9.
+std::vector<std::string> find_unix_sockets(const std::vector<std::string>& keep);
 
 }  // namespace lash::sandbox

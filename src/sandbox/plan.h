@@ -47,6 +47,7 @@ struct SandboxPlan {
   std::vector<PathRule> paths;        // directory and file grants, including exec grants
   std::vector<std::string> protect;   // absolute paths kept read-only inside writable grants
   std::vector<std::string> noexec;    // writable grants mounted noexec (with an allowlist)
+  bool mask_unix_sockets = false;     // cover pathname sockets outside the grants (Landlock < ABI 9)
   std::string tmpdir;                 // session tmpdir (made by make_session_tmpdir() before
                                       // compile; granted rw in paths), removed at exit
   Enforcement fs_enforcement = Enforcement::enforce;

@@ -34,6 +34,8 @@ std::vector<std::string> plan_lines(const SandboxPlan& p) {
     }
   }
   for (const std::string& pr : p.protect) out.push_back("  protect (read-only inside writable grants): " + pr);
+  if (p.mask_unix_sockets)
+    out.push_back("  unix sockets outside the grants (in /run, /tmp, /dev/shm, $XDG_RUNTIME_DIR) masked at start");
   for (const std::string& n : p.noexec) out.push_back("  noexec (nothing written there can run): " + n);
   out.push_back(std::string("programs: ") + (p.spawn_any ? "any" : "allowlist only (per-file exec grants above)"));
   if (p.deny_memfd_exec) out.push_back("  memfd_create, and execveat with AT_EMPTY_PATH, refused");

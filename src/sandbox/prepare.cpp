@@ -101,8 +101,15 @@ Result<Prepared> prepare(const SandboxPlan& plan, const Capabilities& caps) {
   if (auto r = prepare_landlock(p, plan, caps); !r) return cleanup_on_error(r.error());
   if (auto r = prepare_seccomp(p, plan, caps); !r) return cleanup_on_error(r.error());
 
-  if (plan.restrict_fs && (!plan.protect.empty() || !plan.noexec.empty())) {
-    auto ns = make_session_namespace(plan.noexec, plan.protect, caps);
+  std::vector<std::string> mask;
+  if (plan.restrict_fs && plan.mask_unix_sockets && caps.landlock_abi < 9) {
+    std::vector<std::string> keep;  // sockets inside the profile's own grants stay usable
+    for (const PathRule& r : plan.paths)
+      if (r.origin != "baseline" && !r.file) keep.push_back(r.path);
+    mask = find_unix_sockets(keep);
+  }
+  if (plan.restrict_fs && (!plan.protect.empty() || !plan.noexec.empty() || !mask.empty())) {
+    auto ns = make_session_namespace(plan.noexec, plan.protect, mask, caps);
     if (!ns) {
       if (plan.fs_enforcement != Enforcement::warn) return cleanup_on_error(ns.error());
       p.notes.push_back("filesystem.protect and noexec workspaces are NOT enforced by the kernel "

@@ -490,3 +490,28 @@ TEST_CASE("prepare: a field needing a newer Landlock ABI is refused under enforc
   CHECK(said);
   kill_all(*warned);
 }
+
+TEST_CASE("pathname unix sockets outside the grants are masked; inside they work") {
+  TempDir out("sock-out");
+  TempDir work("sock-work");
+  auto listen_at = [](const std::string& path) {
+    int l = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    sockaddr_un a{};
+    a.sun_family = AF_UNIX;
+    std::memcpy(a.sun_path, path.data(), path.size());
+    REQUIRE(bind(l, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0);
+    REQUIRE(listen(l, 4) == 0);
+    chmod(path.c_str(), 0777);
+    return l;
+  };
+  int lo = listen_at(out / "agent.sock");
+  int li = listen_at(work / "own.sock");
+  Prepared prep = must_prepare(make_plan(work.path, {}, caps()), caps());
+  Prepared none;
+  CHECK(run_probe(prep, {"unix-connect", out / "agent.sock"}) == "ECONNREFUSED");
+  CHECK(run_probe(none, {"unix-connect", out / "agent.sock"}) == "ok");
+  CHECK(run_probe(prep, {"unix-connect", work / "own.sock"}) == "ok");
+  kill_all(prep);
+  close(lo);
+  close(li);
+}
