@@ -6,6 +6,8 @@
 
 #include <dirent.h>
 #include <elf.h>
+#include <fcntl.h>
+#include <unistd.h>
 #include <fnmatch.h>
 #include <glob.h>
 #include <limits.h>
@@ -23,8 +25,6 @@
 namespace lash::sandbox {
 namespace {
 
-constexpr size_t kMaxElf = 512u << 20;  // refuse to read absurdly large files
-
 std::string real(const std::string& p) {
   char buf[PATH_MAX];
   return realpath(p.c_str(), buf) ? std::string(buf) : std::string();
@@ -35,14 +35,52 @@ std::string dirname_of(const std::string& p) {
   return s == 0 ? "/" : s == std::string::npos ? "." : p.substr(0, s);
 }
 
-bool read_file(const std::string& path, std::string& out) {
-  struct stat st;
-  if (stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode) || static_cast<size_t>(st.st_size) > kMaxElf)
-    return false;
-  std::ifstream in(path, std::ios::binary);
-  out.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-  return static_cast<bool>(in) || in.eof();
-}
+// The file, read by ranges: only the headers and the dynamic string table are
+// touched, never the whole (possibly large) binary.
+class File {
+ public:
+  explicit File(const std::string& path) {
+    fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    struct stat st;
+    if (fd_ >= 0 && fstat(fd_, &st) == 0 && S_ISREG(st.st_mode)) size_ = static_cast<uint64_t>(st.st_size);
+  }
+  ~File() {
+    if (fd_ >= 0) close(fd_);
+  }
+  File(const File&) = delete;
+  File& operator=(const File&) = delete;
+  bool ok() const { return fd_ >= 0 && size_ > 0; }
+  uint64_t size() const { return size_; }
+
+  bool read(uint64_t off, void* dst, size_t n) const {
+    if (off > size_ || size_ - off < n) return false;
+    size_t got = 0;
+    while (got < n) {
+      ssize_t r = pread(fd_, static_cast<char*>(dst) + got, n - got, static_cast<off_t>(off + got));
+      if (r < 0 && errno == EINTR) continue;
+      if (r <= 0) return false;
+      got += static_cast<size_t>(r);
+    }
+    return true;
+  }
+  template <class T>
+  bool get(uint64_t off, T& out) const {
+    return read(off, &out, sizeof(T));
+  }
+  // A NUL-terminated string at OFF, at most PATH_MAX bytes ("" when malformed).
+  std::string cstr(uint64_t off) const {
+    if (off >= size_) return "";
+    char buf[PATH_MAX];
+    size_t n = static_cast<size_t>(std::min<uint64_t>(sizeof buf, size_ - off));
+    if (!read(off, buf, n)) return "";
+    const void* nul = std::memchr(buf, '\0', n);
+    return nul ? std::string(buf, static_cast<const char*>(nul) - buf) : "";
+  }
+
+ private:
+  int fd_ = -1;
+  uint64_t size_ = 0;
+};
 
 struct ElfInfo {
   bool elf = false;
@@ -50,19 +88,6 @@ struct ElfInfo {
   bool script = false;
   std::vector<std::string> needed, rpath, runpath;
 };
-
-template <class T>
-bool get(const std::string& f, uint64_t off, T& out) {
-  if (off > f.size() || f.size() - off < sizeof(T)) return false;
-  std::memcpy(&out, f.data() + off, sizeof(T));
-  return true;
-}
-
-std::string cstr_at(const std::string& f, uint64_t off) {
-  if (off >= f.size()) return "";
-  size_t end = f.find('\0', off);
-  return end == std::string::npos ? "" : f.substr(off, end - off);
-}
 
 std::vector<std::string> split_colon(const std::string& s) {
   std::vector<std::string> out;
@@ -83,27 +108,29 @@ bool vaddr_to_off(const std::vector<Elf64_Phdr>& ph, uint64_t va, uint64_t& off)
   return false;
 }
 
-bool parse_elf64(const std::string& f, ElfInfo& info, std::string& problem) {
+bool parse_elf64(const File& f, ElfInfo& info, std::string& problem) {
   Elf64_Ehdr eh;
-  if (!get(f, 0, eh)) return problem = "truncated ELF header", false;
+  if (!f.get(0, eh)) return problem = "truncated ELF header", false;
   if (eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_ident[EI_DATA] != ELFDATA2LSB)
     return problem = "not a 64-bit little-endian ELF file", false;
   if (eh.e_phentsize != sizeof(Elf64_Phdr) || eh.e_phnum > 4096)
     return problem = "bad program header table", false;
   std::vector<Elf64_Phdr> ph(eh.e_phnum);
-  for (size_t i = 0; i < ph.size(); ++i)
-    if (!get(f, eh.e_phoff + i * sizeof(Elf64_Phdr), ph[i])) return problem = "truncated program headers", false;
+  if (!ph.empty() && !f.read(eh.e_phoff, ph.data(), ph.size() * sizeof(Elf64_Phdr)))
+    return problem = "truncated program headers", false;
   const Elf64_Phdr* dyn = nullptr;
   for (const auto& p : ph) {
-    if (p.p_type == PT_INTERP) info.interp = cstr_at(f, p.p_offset);
+    if (p.p_type == PT_INTERP) info.interp = f.cstr(p.p_offset);
     if (p.p_type == PT_DYNAMIC) dyn = &p;
   }
   if (!dyn) return true;  // static
+  if (dyn->p_filesz > (1u << 20)) return problem = "oversized dynamic section", false;
+  std::vector<Elf64_Dyn> entries(dyn->p_filesz / sizeof(Elf64_Dyn));
+  if (!entries.empty() && !f.read(dyn->p_offset, entries.data(), entries.size() * sizeof(Elf64_Dyn)))
+    return problem = "truncated dynamic section", false;
   std::vector<uint64_t> needed, rpath, runpath;
   uint64_t strtab_va = 0, strsz = 0;
-  for (uint64_t off = dyn->p_offset; off < dyn->p_offset + dyn->p_filesz; off += sizeof(Elf64_Dyn)) {
-    Elf64_Dyn d;
-    if (!get(f, off, d)) return problem = "truncated dynamic section", false;
+  for (const Elf64_Dyn& d : entries) {
     if (d.d_tag == DT_NULL) break;
     if (d.d_tag == DT_NEEDED) needed.push_back(d.d_un.d_val);
     if (d.d_tag == DT_RPATH) rpath.push_back(d.d_un.d_val);
@@ -113,7 +140,7 @@ bool parse_elf64(const std::string& f, ElfInfo& info, std::string& problem) {
   }
   uint64_t strtab = 0;
   if (!vaddr_to_off(ph, strtab_va, strtab)) return problem = "dynamic string table not in a segment", false;
-  auto str = [&](uint64_t i) { return i < strsz ? cstr_at(f, strtab + i) : std::string(); };
+  auto str = [&](uint64_t i) { return i < strsz ? f.cstr(strtab + i) : std::string(); };
   for (auto i : needed) info.needed.push_back(str(i));
   for (auto i : rpath)
     for (auto& d : split_colon(str(i))) info.rpath.push_back(d);
@@ -123,16 +150,20 @@ bool parse_elf64(const std::string& f, ElfInfo& info, std::string& problem) {
 }
 
 bool inspect(const std::string& path, ElfInfo& info, std::string& problem) {
-  std::string f;
-  if (!read_file(path, f)) return problem = "cannot read", false;
-  if (f.compare(0, 2, "#!") == 0) {
+  File f(path);
+  if (!f.ok()) return problem = "cannot read", false;
+  char head[256] = {};
+  size_t n = static_cast<size_t>(std::min<uint64_t>(sizeof head - 1, f.size()));
+  if (!f.read(0, head, n)) return problem = "cannot read", false;
+  if (n >= 2 && head[0] == '#' && head[1] == '!') {
     info.script = true;
-    std::string line = f.substr(2, f.find('\n') == std::string::npos ? std::string::npos : f.find('\n') - 2);
+    std::string line(head + 2, n - 2);
+    line = line.substr(0, line.find('\n'));
     std::istringstream ss(line);
     ss >> info.interp;
     return true;
   }
-  if (f.size() < 4 || std::memcmp(f.data(), ELFMAG, SELFMAG) != 0) return problem = "not ELF and no #! line", false;
+  if (n < SELFMAG || std::memcmp(head, ELFMAG, SELFMAG) != 0) return problem = "not ELF and no #! line", false;
   info.elf = true;
   return parse_elf64(f, info, problem);
 }
