@@ -45,7 +45,7 @@ Result<std::shared_ptr<const policy::ResolvedProfile>> load(const std::string& n
 
 std::string active_name() {
   exec::Session* s = exec::current_session();
-  return s && s->engine ? s->engine->profile().name : std::string("default");
+  return s && s->active ? s->active->name : std::string("default");
 }
 
 void print_json(Shell& sh, const policy::Json& j) { sh.out() << j.dump(2) << '\n'; }

@@ -172,13 +172,18 @@ std::vector<CheckedAction> check(const std::vector<PlannedAction>& actions, cons
   return out;
 }
 
+const policy::Engine& PolicyGate::engine() {
+  if (!built) built = make_engine();
+  return *built;
+}
+
 bool gate_allows(Shell& sh, const SimplePlan& p) {
-  if (!sh.gate || !sh.gate->engine) return true;
+  if (!sh.gate) return true;
   std::vector<PlannedAction> actions = plan_actions(sh, p);
   if (actions.empty()) return true;
   bool ok = true;
   for (const auto& a : actions) {
-    policy::Decision d = sh.gate->engine->decide(a.action);
+    policy::Decision d = sh.gate->engine().decide(a.action);
     if (sh.gate->audit) sh.gate->audit(a.action, d);
     if (!d.allowed() && !d.advisory) {
       sh.flush_all();
@@ -191,9 +196,9 @@ bool gate_allows(Shell& sh, const SimplePlan& p) {
 }
 
 bool gate_allows_env(Shell& sh, const std::string& name, policy::EnvOp op) {
-  if (!sh.gate || !sh.gate->engine || shell_managed(name)) return true;
+  if (!sh.gate || shell_managed(name)) return true;
   policy::Action action = policy::EnvChange{name, op};
-  policy::Decision d = sh.gate->engine->decide(action);
+  policy::Decision d = sh.gate->engine().decide(action);
   if (d.allowed()) return true;
   if (sh.gate->audit) sh.gate->audit(action, d);
   sh.flush_all();

@@ -44,7 +44,11 @@ std::vector<CheckedAction> check(const std::vector<PlannedAction>& actions, cons
 // The session's policy as the interpreter sees it: set up by main, absent in
 // tests of the bare interpreter (then nothing is checked).
 struct PolicyGate {
-  std::shared_ptr<const policy::Engine> engine;
+  // The engine is built on first use: resolving the allowlist over PATH costs
+  // stat calls that a session running only builtins never needs.
+  const policy::Engine& engine();
+  std::function<std::shared_ptr<const policy::Engine>()> make_engine;
+  std::shared_ptr<const policy::Engine> built;
   std::string profile_name;
   // Writes the audit record of a decision (denials always; allowed actions when
   // monitoring is on). Reports a write failure on stderr itself.

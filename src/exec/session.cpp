@@ -84,8 +84,8 @@ policy::Json sandbox_review_json(Shell& sh, const policy::ResolvedProfile& profi
 
 void audit_decision(const policy::Action& action, const policy::Decision& decision) {
   Session* s = g_session.get();
-  if (!s || !s->sink || !s->engine) return;
-  bool monitoring = s->engine->profile().values.monitoring_enabled.value;
+  if (!s || !s->sink || !s->active) return;
+  bool monitoring = s->active->values.monitoring_enabled.value;
   if (!audit::should_record(monitoring, decision)) return;
   auto r = s->sink->write(audit::make_record(s->audit_context, action, decision));
   if (!r) write_all(2, "lash: audit: cannot write the audit log: " + r.error().message() + "\n");
@@ -93,12 +93,13 @@ void audit_decision(const policy::Action& action, const policy::Decision& decisi
 
 void activate_profile(Shell& sh, std::shared_ptr<const policy::ResolvedProfile> profile) {
   Session& s = *g_session;
-  policy::SessionFacts facts = policy::make_session_facts(*profile, session_env_impl(sh));
-  auto engine = std::make_shared<const policy::Engine>(profile, std::move(facts));
-  s.engine = engine;
+  s.active = profile;
   s.audit_context.profile = profile->name;
   auto gate = std::make_shared<PolicyGate>();
-  gate->engine = engine;
+  // The environment the facts are resolved against is the one at activation.
+  gate->make_engine = [profile, env = session_env_impl(sh)]() {
+    return std::make_shared<const policy::Engine>(profile, policy::make_session_facts(*profile, env));
+  };
   gate->profile_name = profile->name;
   gate->audit = audit_decision;
   const auto& v = profile->values;

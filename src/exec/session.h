@@ -20,7 +20,7 @@ class Shell;
 
 struct Session {
   policy::Selection selection;
-  std::shared_ptr<const policy::Engine> engine;
+  std::shared_ptr<const policy::ResolvedProfile> active;  // the profile in force
   audit::Context audit_context;
   std::unique_ptr<audit::Sink> sink;
   std::string id;  // LASH_SESSION
