@@ -391,6 +391,10 @@ TEST_CASE("/proc/PID/environ and mem of processes outside the sandbox are refuse
   CHECK(s.out({"open-read", proc + "/environ"}) == "ok");
   CHECK(s.in({"open-read", proc + "/mem"}) == "EACCES");
   CHECK(s.in({"capeff"}) == (getuid() == 0 ? "dropped" : "none"));
+  // /proc/PID/cwd and /proc/PID/root lead into the outside process's view: refused.
+  CHECK(s.in({"open-read", proc + "/cwd"}) == "EACCES");
+  CHECK(s.in({"open-read", proc + "/root/etc/hostname"}) == "EACCES");
+  CHECK(s.out({"open-read", proc + "/root/etc/hostname"}) == "ok");
   // Documented gap: the command line stays readable (no pid namespace yet).
   CHECK(s.in({"open-read", proc + "/cmdline"}) == "ok");
   kill(t->pid, SIGKILL);
