@@ -51,13 +51,14 @@ int bi_printf(Shell& sh, std::vector<std::string>& argv) {
 }
 
 int run_test(Shell& sh, std::vector<std::string>& argv, bool bracket) {
-  std::vector<std::string> args(argv.begin() + 1, argv.end());
+  // A view of the operands: no copy on the hot path of `while [ ... ]`.
+  std::span<const std::string> args = std::span<const std::string>(argv).subspan(1);
   if (bracket) {
     if (args.empty() || args.back() != "]") {
       sh.error("[: missing ]");
       return 2;
     }
-    args.pop_back();
+    args = args.first(args.size() - 1);
   }
   TestResult r = test_eval(args);
   if (r.status == 2) sh.error(std::string(bracket ? "[: " : "test: ") + r.error);

@@ -211,7 +211,7 @@ bool eval_binop(const std::string& lhs, Tok op, const std::string& rhs) {
 class Parser {
  public:
   // The words are args[first, last).
-  Parser(const std::vector<std::string>& args, size_t first, size_t last)
+  Parser(std::span<const std::string> args, size_t first, size_t last)
       : a_(args), first_(first), last_(last) {}
 
   // Evaluates from word `start` with its already known token; returns the truth
@@ -336,7 +336,7 @@ class Parser {
 
   static constexpr int kMaxDepth = 500;
 
-  const std::vector<std::string>& a_;
+  std::span<const std::string> a_;
   size_t first_;
   size_t last_;
   size_t wp_ = 0;
@@ -347,7 +347,7 @@ class Parser {
 
 }  // namespace
 
-TestResult test_eval(const std::vector<std::string>& args) {
+TestResult test_eval(std::span<const std::string> args) {
   TestResult r;
   size_t first = 0;
   size_t last = args.size();
@@ -388,6 +388,10 @@ TestResult test_eval(const std::vector<std::string>& args) {
     r.error = std::move(e.message);
   }
   return r;
+}
+
+TestResult test_eval(const std::vector<std::string>& args) {
+  return test_eval(std::span<const std::string>(args));
 }
 
 }  // namespace lash::builtins

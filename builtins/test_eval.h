@@ -3,6 +3,7 @@
 // -a -o ( ) and the 0-4 argument rules). File tests use stat/lstat/access on the
 // real filesystem through the FileQueries interface so they can be faked in tests.
 #pragma once
+#include <span>
 #include <string>
 #include <vector>
 
@@ -15,5 +16,7 @@ struct TestResult {
 
 // args excludes the command name and, for '[', the closing ']' (checked by caller).
 TestResult test_eval(const std::vector<std::string>& args);
+// The same without copying: e.g. a builtin's argv minus its name (and ']').
+TestResult test_eval(std::span<const std::string> args);
 
 }  // namespace lash::builtins
