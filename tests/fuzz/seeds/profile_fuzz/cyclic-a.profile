@@ -1,0 +1,2 @@
+[inherit]
+from = cyclic-b

@@ -1,0 +1,5 @@
+[profile]
+description = second half of a cycle
+
+[inherit]
+from = cyclic-a

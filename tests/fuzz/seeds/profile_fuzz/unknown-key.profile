@@ -1,0 +1,3 @@
+[process]
+spawn_any = false
+spawn_alowlist = ls, cat
