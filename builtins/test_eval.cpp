@@ -127,9 +127,10 @@ int64_t getn(const std::string& s) {
   const uint64_t limit = neg ? uint64_t{1} << 63 : (uint64_t{1} << 63) - 1;
   uint64_t v = 0;
   for (; p < end && *p >= '0' && *p <= '9'; ++p) {
-    const auto d = static_cast<uint64_t>(*p - '0');
-    if (v > (limit - d) / 10) throw TestError{"Illegal number: " + s};
-    v = v * 10 + d;
+    uint64_t t;
+    if (__builtin_mul_overflow(v, uint64_t{10}, &t) ||
+        __builtin_add_overflow(t, static_cast<uint64_t>(*p - '0'), &v) || v > limit)
+      throw TestError{"Illegal number: " + s};
   }
   while (p < end && is_space(*p)) ++p;
   if (p != end) throw TestError{"Illegal number: " + s};

@@ -72,14 +72,17 @@ const char* parse_digits(const char* p, const char* end, int base, bool negative
   const uint64_t limit = negative ? uint64_t{1} << 63 : (uint64_t{1} << 63) - 1;
   uint64_t v = 0;
   for (; p < end; ++p) {
-    int d = digit_value(*p);
+    const int d = digit_value(*p);
     if (d >= base) break;
-    if (v > (limit - static_cast<uint64_t>(d)) / static_cast<uint64_t>(base)) {
-      *overflow = true;
-      v = limit;
-    } else if (!*overflow) {
-      v = v * static_cast<uint64_t>(base) + static_cast<uint64_t>(d);
-    }
+    uint64_t t;
+    // Overflow checks without a division per digit; once saturated, v stays so.
+    if (__builtin_mul_overflow(v, static_cast<uint64_t>(base), &t) ||
+        __builtin_add_overflow(t, static_cast<uint64_t>(d), &v))
+      v = UINT64_MAX;
+  }
+  if (v > limit) {
+    *overflow = true;
+    v = limit;
   }
   *out = v;
   return p;
