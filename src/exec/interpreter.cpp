@@ -275,7 +275,7 @@ int Interp::run_case(Shell& sh, const ast::CaseClause& n, bool tail) {
 }
 
 int Interp::run_subshell(Shell& sh, const ast::Subshell& n, bool tail) {
-  auto pid = sandbox::fork_shell(sh.prepared);
+  auto pid = sandbox::fork_shell(sh.prepared());
   if (!pid.ok()) {
     sh.error("cannot fork: " + pid.error().message());
     return 2;
@@ -298,7 +298,7 @@ int Interp::run_subshell(Shell& sh, const ast::Subshell& n, bool tail) {
 
 int Interp::run_background(Shell& sh, const ast::AndOr& ao) {
   sh.reap_jobs();
-  auto pid = sandbox::fork_shell(sh.prepared);
+  auto pid = sandbox::fork_shell(sh.prepared());
   if (!pid.ok()) {
     sh.error("cannot fork: " + pid.error().message());
     return 2;
@@ -346,7 +346,7 @@ int Interp::run_pipeline(Shell& sh, const ast::Pipeline& p) {
       if (prev_read >= 0) ::close(prev_read);
       break;
     }
-    auto pid = sandbox::fork_shell(sh.prepared);
+    auto pid = sandbox::fork_shell(sh.prepared());
     if (!pid.ok()) {
       sh.error("cannot fork: " + pid.error().message());
       if (prev_read >= 0) ::close(prev_read);

@@ -54,7 +54,7 @@ int edit_profile_file(Shell& sh, const std::string& name, const std::string& pat
   spec.argv = {prog, tmp};
   spec.envp = sh.vars.environment();
   sh.flush_all();
-  auto r = sandbox::launch(sh.prepared, spec);
+  auto r = sandbox::launch(sh.prepared(), spec);
   int st = 126;
   if (r && r->failure.step == sandbox::ChildStep::none) st = sh.wait_pid(r->pid);
   else if (r && r->pid > 0) sh.wait_pid(r->pid);

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cerrno>
 #include <cstring>
 
 #include "exec/policy_gate.h"
@@ -13,6 +14,7 @@
 #include "policy/session_facts.h"
 #include "policy/session_select.h"
 #include "sandbox/caps.h"
+#include "sandbox/prepare.h"
 #include "sandbox/compile.h"
 #include "sandbox/plan.h"
 
@@ -91,13 +93,50 @@ void audit_decision(const policy::Action& action, const policy::Decision& decisi
   if (!r) write_all(2, "lash: audit: cannot write the audit log: " + r.error().message() + "\n");
 }
 
+// Ends the session's processes (cgroup kill, tmpdir removal) when the main shell
+// ends, by exit, fatal error or TERM/HUP.
+void end_session() {
+  if (g_session && g_session->sandbox) g_session->sandbox->kill_all();
+}
+
+// The kernel sandbox is compiled and prepared on first use, before the first fork:
+// a session that runs only builtins never pays for it.
+void arm_sandbox(Shell& sh, std::shared_ptr<const policy::ResolvedProfile> profile) {
+  sh.prepare_hook = [&sh, profile]() {
+    Session& s = *g_session;
+    auto ctx = sandbox::make_session_context(*profile, s.env);
+    sandbox::SandboxPlan plan = sandbox::compile(*profile, ctx, s.sandbox->capabilities());
+    if (plan.empty()) {
+      sh.prepared_ptr = &Shell::kNoSandbox;  // the default profile: a plain shell
+      sh.open_for_user = nullptr;
+      return;
+    }
+    auto r = s.sandbox->prepare(plan);
+    for (auto& note : s.sandbox->take_notes()) warn(note);
+    if (!r) {
+      sh.sandbox_refusal = r.error().message();
+      return;
+    }
+    sh.sandbox_refusal.clear();
+    sh.prepared_ptr = &s.sandbox->prepared();
+    sh.open_for_user = [](const std::string& path, int flags, int* err) {
+      auto fd = g_session->sandbox->open_for_user(path, flags);
+      if (!fd) {
+        *err = fd.error().err ? fd.error().err : EACCES;
+        return -1;
+      }
+      return fd->release();
+    };
+  };
+}
+
 void activate_profile(Shell& sh, std::shared_ptr<const policy::ResolvedProfile> profile) {
   Session& s = *g_session;
   s.active = profile;
   s.audit_context.profile = profile->name;
   auto gate = std::make_shared<PolicyGate>();
   // The environment the facts are resolved against is the one at activation.
-  gate->make_engine = [profile, env = session_env_impl(sh)]() {
+  gate->make_engine = [profile, env = s.env]() {
     return std::make_shared<const policy::Engine>(profile, policy::make_session_facts(*profile, env));
   };
   gate->profile_name = profile->name;
@@ -107,6 +146,7 @@ void activate_profile(Shell& sh, std::shared_ptr<const policy::ResolvedProfile> 
     gate->child_env = std::make_shared<const policy::ChildEnv>(v);
   gate->always_env.push_back("LASH_SESSION=" + s.id);
   sh.gate = std::move(gate);
+  arm_sandbox(sh, profile);
 }
 
 Result<void> start_session(Shell& sh, std::optional<std::string> requested) {
@@ -120,6 +160,15 @@ Result<void> start_session(Shell& sh, std::optional<std::string> requested) {
   s.audit_context.session = s.id;
   s.audit_context.user = user_name();
   s.sink = std::make_unique<audit::JsonlFileSink>(policy::lash_home() + "/audit.log");
+  s.env = session_env_impl(sh);
+  s.sandbox = std::make_unique<sandbox::SessionSandbox>();
+  if (s.selection.profile->values.tmpdir.value == policy::Tmpdir::session) {
+    auto tmp = sandbox::make_session_tmpdir();
+    if (!tmp) return tmp.error();
+    s.env.tmpdir = *tmp;
+    sh.vars.set("TMPDIR", *tmp, true);
+  }
+  sh.exit_hook = end_session;
   activate_profile(sh, s.selection.profile);
   if (!s.selection.assigned_name.empty() && s.selection.profile->name != s.selection.assigned_name) {
     // The assigned profile could not be loaded: the session fell back. Record it.

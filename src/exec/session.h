@@ -13,6 +13,7 @@
 #include "policy/json_text.h"
 #include "policy/selector.h"
 #include "policy/session_facts.h"
+#include "sandbox/session_sandbox.h"
 
 namespace lash::exec {
 
@@ -24,6 +25,8 @@ struct Session {
   audit::Context audit_context;
   std::unique_ptr<audit::Sink> sink;
   std::string id;  // LASH_SESSION
+  policy::SessionEnv env;  // PATH, start dir, HOME, session tmpdir: fixed at start
+  std::unique_ptr<sandbox::SessionSandbox> sandbox;
 };
 
 // Selects and loads the session's profile (-p NAME when given), builds the engine,

@@ -21,6 +21,8 @@ constexpr size_t kMaxSubstOutput = size_t(1) << 30;  // 1 GiB of $(...) output
 
 Shell* current_shell() { return g_shell; }
 
+const sandbox::Prepared Shell::kNoSandbox{};
+
 Shell::Shell() {
   g_shell = this;
   shell_pid = ::getpid();
@@ -308,7 +310,7 @@ std::string Shell::command_substitution(const ast::List& body) {
   int fds[2];
   if (::pipe2(fds, O_CLOEXEC) < 0) throw FatalError{std::string("cannot create pipe: ") + std::strerror(errno), 2};
   flush_all();
-  auto pid = sandbox::fork_shell(prepared);
+  auto pid = sandbox::fork_shell(prepared());
   if (!pid.ok()) {
     ::close(fds[0]);
     ::close(fds[1]);

@@ -108,7 +108,24 @@ class Shell {
   std::string traps[NSIG];                // [0] = EXIT; empty = default
   bool trap_set[NSIG] = {};
   bool trap_ignored_at_entry[NSIG] = {};  // non-interactive: cannot be trapped
-  sandbox::Prepared prepared;
+  // The session sandbox, prepared on first use (before the first fork), in the
+  // process that owns the session; forks inherit it.
+  const sandbox::Prepared& prepared() {
+    if (prepare_hook) {
+      auto hook = std::move(prepare_hook);
+      prepare_hook = nullptr;
+      hook();
+    }
+    return *prepared_ptr;
+  }
+  const sandbox::Prepared* prepared_ptr = &kNoSandbox;
+  std::function<void()> prepare_hook;
+  // Non-empty when the profile needs a sandbox this kernel cannot give (enforce):
+  // external commands are refused with this as the Suggestion.
+  std::string sandbox_refusal;
+  // Opens a file for a builtin redirection (the sandbox's fd broker); null: open().
+  std::function<int(const std::string& path, int flags, int* err)> open_for_user;
+  static const sandbox::Prepared kNoSandbox;
   std::shared_ptr<PolicyGate> gate;       // the session's policy (null: nothing checked)
 
   // Dry run (`profile test`): expansion runs no command substitution and assigns

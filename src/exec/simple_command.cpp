@@ -236,7 +236,20 @@ int report_launch_failure(Shell& sh, const SimplePlan& p, const sandbox::LaunchF
   return 0;
 }
 
+// The profile needs a sandbox this kernel cannot give (enforcement = enforce):
+// nothing runs outside it.
+bool sandbox_refuses(Shell& sh, const std::string& argv0) {
+  sh.prepared();  // prepares on first use, which may set sandbox_refusal
+  if (sh.sandbox_refusal.empty()) return false;
+  sh.flush_all();
+  std::string profile = sh.gate ? sh.gate->profile_name : "default";
+  write_all(2, "Problem: This session (profile: " + profile + ") cannot run '" + argv0 +
+                   "' without its sandbox.\nSuggestion: " + sh.sandbox_refusal + "\n");
+  return true;
+}
+
 int run_external(Shell& sh, const SimplePlan& p, bool tail) {
+  if (sandbox_refuses(sh, p.argv[0])) return status::refused;
   sandbox::SpawnSpec spec;
   spec.path = p.path;
   spec.argv = p.argv;
@@ -258,11 +271,11 @@ int run_external(Shell& sh, const SimplePlan& p, bool tail) {
     ::sigprocmask(SIG_BLOCK, &term_hup, nullptr);
     for (int sig : {SIGTERM, SIGHUP})
       if (g_pending[sig] && !sh.trap_set[sig]) sh.exit_by_signal(sig);
-    sandbox::LaunchFailure f = sandbox::exec_in_place(sh.prepared, spec);
+    sandbox::LaunchFailure f = sandbox::exec_in_place(sh.prepared(), spec);
     if (f.step == sandbox::ChildStep::exec && f.err == ENOEXEC) run_as_script(sh, p);
     sh.child_exit(report_launch_failure(sh, p, f, spec.fd_ops));
   }
-  auto r = sandbox::launch(sh.prepared, spec);
+  auto r = sandbox::launch(sh.prepared(), spec);
   if (r.ok() && r->failure.step == sandbox::ChildStep::exec && r->failure.err == ENOENT &&
       p.argv[0].find('/') == std::string::npos && sh.hashed.count(p.argv[0])) {
     // A remembered location that went away: search PATH again, once.
@@ -271,7 +284,7 @@ int run_external(Shell& sh, const SimplePlan& p, bool tail) {
     std::string again = sh.find_command(p.argv[0]);
     if (!again.empty()) {
       spec.path = again;
-      r = sandbox::launch(sh.prepared, spec);
+      r = sandbox::launch(sh.prepared(), spec);
     }
   }
   keep.clear();
@@ -282,7 +295,7 @@ int run_external(Shell& sh, const SimplePlan& p, bool tail) {
   if (r->failure.step != sandbox::ChildStep::none) {
     if (r->pid > 0) sh.wait_pid(r->pid);
     if (r->failure.step == sandbox::ChildStep::exec && r->failure.err == ENOEXEC) {
-      auto pid = sandbox::fork_shell(sh.prepared);
+      auto pid = sandbox::fork_shell(sh.prepared());
       if (!pid.ok()) {
         sh.error("cannot fork: " + pid.error().message());
         return 2;
@@ -321,6 +334,7 @@ int run_exec_builtin(Shell& sh, SimplePlan& p) {
   target.assigns = p.assigns;
   target.redirects = p.redirects;
   target.path = target.argv[0].find('/') != std::string::npos ? target.argv[0] : sh.find_command(target.argv[0]);
+  if (sandbox_refuses(sh, target.argv[0])) return status::refused;
   if (target.path.empty()) {
     sh.error(target.argv[0] + ": not found");
     sh.exit_shell(127);
@@ -333,7 +347,7 @@ int run_exec_builtin(Shell& sh, SimplePlan& p) {
   if (!redirects_to_fd_ops(sh, target.redirects, spec.fd_ops, keep)) sh.exit_shell(2);
   sh.out().flush();
   sh.err().flush();
-  sandbox::LaunchFailure f = sandbox::exec_in_place(sh.prepared, spec);
+  sandbox::LaunchFailure f = sandbox::exec_in_place(sh.prepared(), spec);
   if (f.step == sandbox::ChildStep::exec && f.err == ENOEXEC) run_as_script(sh, target);
   int st = report_launch_failure(sh, target, f, spec.fd_ops);
   sh.exit_shell(st ? st : 126);
