@@ -78,6 +78,13 @@ void ParserImpl::expect_keyword(std::string_view kw) {
 
 // complete_command: a list up to an unnested newline (or the end of the text).
 ast::ListPtr ParserImpl::complete_command() {
+  auto list = std::make_shared<ast::List>();
+  if (!complete_command_into(*list)) return nullptr;
+  return list;
+}
+
+// Appends the items of the next complete command to `list`; false at the end.
+bool ParserImpl::complete_command_into(ast::List& list) {
   alias_count_ = 0;
   for (;;) {
     Token& t = peek_cmd();
@@ -87,11 +94,10 @@ ast::ListPtr ParserImpl::complete_command() {
     }
     if (t.kind == Tok::eof) {
       finish_heredocs_at_eof();
-      return nullptr;
+      return false;
     }
     break;
   }
-  auto list = std::make_shared<ast::List>();
   Pos begin = peek().begin;
   for (;;) {
     ast::ListItem item;
@@ -103,28 +109,29 @@ ast::ListPtr ParserImpl::complete_command() {
       consume();
       sep = true;
     }
-    list->items.push_back(std::move(item));
+    list.items.push_back(std::move(item));
     Token& n = sep ? peek_cmd() : peek();
     if (n.kind == Tok::newline) {
-      list->range = range_from(begin);
+      list.range = range_from(begin);
       consume();
       break;
     }
     if (n.kind == Tok::eof) {
-      list->range = range_from(begin);
+      list.range = range_from(begin);
       finish_heredocs_at_eof();
       break;
     }
     if (!sep) unexpected(n);
   }
-  return list;
+  return true;
 }
 
 ast::ListPtr ParserImpl::program() {
   auto prog = std::make_shared<ast::List>();
-  prog->range = {base_off_, base_off_ + static_cast<uint32_t>(text_.size()), rd_.pos().line};
-  while (ast::ListPtr c = complete_command())
-    for (ast::ListItem& item : c->items) prog->items.push_back(std::move(item));
+  ast::SourceRange whole = {base_off_, base_off_ + static_cast<uint32_t>(text_.size()), rd_.pos().line};
+  while (complete_command_into(*prog)) {
+  }
+  prog->range = whole;
   return prog;
 }
 

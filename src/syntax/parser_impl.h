@@ -104,6 +104,7 @@ class ParserImpl {
 
   // One complete command, or null at end of input. Throws ParseAbort.
   ast::ListPtr complete_command();
+  bool complete_command_into(ast::List& list);
   // Everything; used by parse() and for backquote bodies.
   ast::ListPtr program();
 
