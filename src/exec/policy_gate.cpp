@@ -177,14 +177,19 @@ const policy::Engine& PolicyGate::engine() {
   return *built;
 }
 
-bool gate_allows(Shell& sh, const SimplePlan& p) {
+bool gate_allows(Shell& sh, const SimplePlan& p, std::optional<PendingSpawnRecord>* spawn_record) {
   if (!sh.gate) return true;
   std::vector<PlannedAction> actions = plan_actions(sh, p);
   if (actions.empty()) return true;
   bool ok = true;
   for (const auto& a : actions) {
     policy::Decision d = sh.gate->engine().decide(a.action);
-    if (sh.gate->audit) sh.gate->audit(a.action, d);
+    bool deferred = spawn_record && d.allowed() && sh.gate->monitoring &&
+                    std::holds_alternative<policy::Spawn>(a.action) && p.kind == SimplePlan::Kind::external;
+    if (deferred)
+      *spawn_record = PendingSpawnRecord{a.action, d};
+    else if (sh.gate->audit)
+      sh.gate->audit(a.action, d);
     if (!d.allowed() && !d.advisory) {
       sh.flush_all();
       write_all(2, policy::explain::refusal_lines(d));

@@ -4,8 +4,11 @@
 // engine about each. The real run and `profile test` both go through these two
 // functions, so they cannot disagree on a determined action.
 #pragma once
+#include <sys/types.h>
+
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -53,6 +56,10 @@ struct PolicyGate {
   // Writes the audit record of a decision (denials always; allowed actions when
   // monitoring is on). Reports a write failure on stderr itself.
   std::function<void(const policy::Action&, const policy::Decision&)> audit;
+  // The record of an allowed program, written when it ends, with its pid and exit
+  // status (cli.md: "for processes the pid and exit status").
+  std::function<void(const policy::Action&, const policy::Decision&, pid_t, int)> audit_process;
+  bool monitoring = false;  // allowed actions are recorded too
   // [environment] deny / force / pass for children; null when the profile sets none.
   std::shared_ptr<const policy::ChildEnv> child_env;
   std::vector<std::string> always_env;  // LASH_SESSION=..., whatever the profile says
@@ -62,9 +69,17 @@ struct PolicyGate {
 // its directory is resolved and the name appended).
 std::string resolve_target_path(const std::string& path);
 
+// An allowed spawn whose audit record waits for the process to end.
+struct PendingSpawnRecord {
+  policy::Action action;
+  policy::Decision decision;
+};
+
 // Checks the plan against the session's gate; on refusal prints the Problem and
-// Suggestion lines, audits, and returns false (the caller returns 126).
-bool gate_allows(Shell& sh, const SimplePlan& p);
+// Suggestion lines, audits, and returns false (the caller returns 126). An allowed
+// spawn's record (under monitoring) is left in *spawn_record for the caller to
+// write with the pid and exit status.
+bool gate_allows(Shell& sh, const SimplePlan& p, std::optional<PendingSpawnRecord>* spawn_record = nullptr);
 
 // Checks one change of an exported variable made outside a planned command (a
 // `for` variable, ${x=...}, read, arithmetic). Prints and audits a refusal.

@@ -130,6 +130,16 @@ void arm_sandbox(Shell& sh, std::shared_ptr<const policy::ResolvedProfile> profi
   };
 }
 
+void audit_process(const policy::Action& action, const policy::Decision& decision, pid_t pid, int status) {
+  Session* s = g_session.get();
+  if (!s || !s->sink) return;
+  audit::Record r = audit::make_record(s->audit_context, action, decision);
+  r.pid = pid;
+  if (status >= 0) r.exit_status = status;
+  auto w = s->sink->write(r);
+  if (!w) write_all(2, "lash: audit: cannot write the audit log: " + w.error().message() + "\n");
+}
+
 void activate_profile(Shell& sh, std::shared_ptr<const policy::ResolvedProfile> profile) {
   Session& s = *g_session;
   s.active = profile;
@@ -141,6 +151,8 @@ void activate_profile(Shell& sh, std::shared_ptr<const policy::ResolvedProfile> 
   };
   gate->profile_name = profile->name;
   gate->audit = audit_decision;
+  gate->audit_process = audit_process;
+  gate->monitoring = profile->values.monitoring_enabled.value;
   const auto& v = profile->values;
   if (v.env_pass.set || !v.env_deny.value.empty() || !v.env_force.value.empty())
     gate->child_env = std::make_shared<const policy::ChildEnv>(v);

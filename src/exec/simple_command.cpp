@@ -248,7 +248,12 @@ bool sandbox_refuses(Shell& sh, const std::string& argv0) {
   return true;
 }
 
-int run_external(Shell& sh, const SimplePlan& p, bool tail) {
+// Writes the deferred audit record of an allowed program with its pid and status.
+void record_process(Shell& sh, const std::optional<PendingSpawnRecord>& rec, pid_t pid, int st) {
+  if (rec && sh.gate && sh.gate->audit_process) sh.gate->audit_process(rec->action, rec->decision, pid, st);
+}
+
+int run_external(Shell& sh, const SimplePlan& p, bool tail, const std::optional<PendingSpawnRecord>& rec) {
   if (sandbox_refuses(sh, p.argv[0])) return status::refused;
   sandbox::SpawnSpec spec;
   spec.path = p.path;
@@ -271,6 +276,7 @@ int run_external(Shell& sh, const SimplePlan& p, bool tail) {
     ::sigprocmask(SIG_BLOCK, &term_hup, nullptr);
     for (int sig : {SIGTERM, SIGHUP})
       if (g_pending[sig] && !sh.trap_set[sig]) sh.exit_by_signal(sig);
+    record_process(sh, rec, ::getpid(), -1);  // this process becomes the program
     sandbox::LaunchFailure f = sandbox::exec_in_place(sh.prepared(), spec);
     if (f.step == sandbox::ChildStep::exec && f.err == ENOEXEC) run_as_script(sh, p);
     sh.child_exit(report_launch_failure(sh, p, f, spec.fd_ops));
@@ -312,7 +318,9 @@ int run_external(Shell& sh, const SimplePlan& p, bool tail) {
     }
     return report_launch_failure(sh, p, r->failure, spec.fd_ops);
   }
-  return sh.wait_pid(r->pid);
+  int st = sh.wait_pid(r->pid);
+  record_process(sh, rec, r->pid, st);
+  return st;
 }
 
 int run_exec_builtin(Shell& sh, SimplePlan& p) {
@@ -390,10 +398,12 @@ int Interp::run_simple(Shell& sh, const ast::SimpleCommand& sc, bool tail) {
   }
   if (sh.opt.xtrace && !(p.argv.empty() && p.assigns.empty())) xtrace(sh, p);
   // The policy check of exactly this plan, before anything of it runs.
-  if (sh.gate && !gate_allows(sh, p)) {
+  std::optional<PendingSpawnRecord> spawn_record;
+  if (sh.gate && !gate_allows(sh, p, &spawn_record)) {
     sh.status = status::refused;
     return status::refused;
   }
+
   int st = 0;
   switch (p.kind) {
     case SimplePlan::Kind::assignments_only: {
@@ -469,7 +479,7 @@ int Interp::run_simple(Shell& sh, const ast::SimpleCommand& sc, bool tail) {
       break;
     }
     case SimplePlan::Kind::external:
-      st = run_external(sh, p, tail);
+      st = run_external(sh, p, tail, spawn_record);
       break;
     case SimplePlan::Kind::not_found: {
       FdSaver saver;
