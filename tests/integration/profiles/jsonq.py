@@ -7,6 +7,7 @@ result prints one item per line, anything else prints as one line. A document th
 not parse prints `invalid JSON: ...` and exits 1.
 """
 import json
+import re
 import sys
 
 args = sys.argv[1:]
@@ -20,6 +21,6 @@ except ValueError as e:
     print("invalid JSON: %s" % e)
     sys.exit(1)
 for expr in args:
-    v = eval(expr, {"j": j, "sorted": sorted, "len": len})
+    v = eval(expr, {"j": j, "sorted": sorted, "len": len, "re": re, "all": all, "any": any})
     for item in (v if isinstance(v, list) else [v]):
         print(item)
