@@ -68,17 +68,26 @@ Session* current_session() { return g_session.get(); }
 
 policy::SessionEnv session_env_of(Shell& sh) { return session_env_impl(sh); }
 
+namespace {
+// The plan PROFILE would get in this session, with this machine's capabilities.
+sandbox::SandboxPlan review_plan(Shell& sh, const policy::ResolvedProfile& profile) {
+  Session* s = g_session.get();
+  policy::SessionEnv env = s ? s->env : session_env_impl(sh);
+  auto ctx = sandbox::make_session_context(profile, env);
+  if (s && s->sandbox) return sandbox::compile(profile, ctx, s->sandbox->capabilities());
+  return sandbox::compile(profile, ctx, sandbox::probe_capabilities());
+}
+}  // namespace
+
 std::string sandbox_review_text(Shell& sh, const policy::ResolvedProfile& profile) {
-  auto ctx = sandbox::make_session_context(profile, session_env_impl(sh));
-  sandbox::SandboxPlan plan = sandbox::compile(profile, ctx, sandbox::probe_capabilities());
+  sandbox::SandboxPlan plan = review_plan(sh, profile);
   std::string out = "\n[sandbox plan: what the kernel enforces on this machine]\n";
   for (auto& line : sandbox::plan_lines(plan)) out += "  " + line + "\n";
   return out;
 }
 
 policy::Json sandbox_review_json(Shell& sh, const policy::ResolvedProfile& profile) {
-  auto ctx = sandbox::make_session_context(profile, session_env_impl(sh));
-  sandbox::SandboxPlan plan = sandbox::compile(profile, ctx, sandbox::probe_capabilities());
+  sandbox::SandboxPlan plan = review_plan(sh, profile);
   policy::Json lines = policy::Json::array();
   for (auto& line : sandbox::plan_lines(plan)) lines.push_back(policy::escape_bytes(line));
   return policy::Json{{"plan", std::move(lines)}};
