@@ -76,8 +76,10 @@ def run_entry(lash, profile, cmd):
         real = testenv.run([lash, "-p", profile, "-c", cmd], box.work, env)
         if real.crash_reason() or real.timed_out:
             problems.append("real run crashed: %s" % (real.crash_reason() or "timeout"))
-        if b"lash: audit:" in real.err:
-            problems.append("real run reported: %s" % real.err.decode("utf-8", "replace").strip().split("\n")[0])
+        for line in real.err.decode("utf-8", "replace").split("\n"):
+            if line.startswith("lash: audit:"):
+                problems.append("real run reported: %s" % line)
+                break
         records = []
         if os.path.isfile(log):
             with open(log, encoding="utf-8", errors="replace") as f:
@@ -94,7 +96,7 @@ def run_entry(lash, profile, cmd):
         real_denied = any(x.get("decision") == "deny" for x in records)
         if dry_denied != real_denied:
             problems.append("dry verdict %r but the real run %s a denial" % (
-                doc.get("verdict"), "wrote" if real_denied else "wrote no"))
+                doc.get("verdict"), "wrote" if real_denied else "did not write"))
         return problems, d, r
     finally:
         box.remove()
