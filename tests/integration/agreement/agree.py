@@ -109,8 +109,10 @@ def main(argv):
     lash = os.path.abspath(argv[1])
     entries = read_corpus(argv[2])
     bad = 0
+    decided = 0
     for lineno, profile, cmd in entries:
         problems, d, r = run_entry(lash, profile, cmd)
+        decided += len(d)
         if not problems:
             print("agree     %s: %s  (%d decisions)" % (profile, cmd, len(d)))
             continue
@@ -122,6 +124,11 @@ def main(argv):
             where = "both" if t in d and t in r else "dry run only" if t in d else "audit only"
             print("    %-13s %s" % (where, " | ".join(t)))
     print("%d of %d command lines agree" % (len(entries) - bad, len(entries)))
+    # Guard against a vacuous pass (a lash whose dry run and audit log both stay empty).
+    if decided < len(entries):
+        print("FAIL: only %d decisions over %d command lines; the corpus has at least one "
+              "per line on average" % (decided, len(entries)))
+        return 1
     return 1 if bad else 0
 
 
