@@ -180,6 +180,29 @@ Json permissions_json(const ResolvedProfile& r) {
   return o;
 }
 
+std::string profile_template(std::string_view name, std::string_view parent) {
+  std::string n(name), par(parent);
+  return "# " + n + " - describe its intent here.\n"
+         "#\n"
+         "# Inherits every value of '" + par + "'; only keys set below override it.\n"
+         "# A set list replaces the parent's list entirely. Indented lines continue a list.\n"
+         "# Usage: lash -p " + n + "\n"
+         "# Reference: docs/profiles.md (or `profile review " + par + "` for the current values)\n"
+         "\n"
+         "[inherit]\nfrom = " + par + "\n"
+         "\n"
+         "[profile]\ndescription = " + n + " (based on " + par + ")\n"
+         "\n"
+         "# [process]\n# spawn_allowlist = ls, cat, make\n"
+         "# spawn_denylist = curl\n"
+         "\n"
+         "# [filesystem]\n# read_write = ./build\n# include_workdir = true\n"
+         "\n"
+         "# [network]\n# allow_hosts = example.com, *.example.org\n# allow_ports = 443\n"
+         "\n"
+         "# [capabilities]\n# file_redirect = true\n";
+}
+
 std::vector<ListEntry> list_profiles(const ProfileStore& store, bool include_user) {
   std::set<std::string> names;
   for (Source s : {Source::user, Source::system, Source::builtin})

@@ -24,6 +24,9 @@ Json review_json(const ResolvedProfile& p);
 std::string permissions_text(const ResolvedProfile& p);
 Json permissions_json(const ResolvedProfile& p);
 
+// `profile create NAME`: a commented template inheriting from PARENT.
+std::string profile_template(std::string_view name, std::string_view parent);
+
 struct ListEntry {
   std::string name;
   Source source = Source::builtin;

@@ -1,29 +1,76 @@
 #include "policy/session_facts.h"
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <climits>
 #include <cstdlib>
+#include <memory>
 
 #include "base/strutil.h"
 #include "policy/paths.h"
 
 namespace lash::policy {
 
+// The real probe keeps syscalls low, because make_session_facts runs at every start-up
+// of a session with an allowlist: one stat() per PATH candidate, and for a hit one
+// lstat() plus the directory's realpath, computed once per directory.
 FsProbe FsProbe::system() {
+  auto dir_real = std::make_shared<std::unordered_map<std::string, std::string>>();
   FsProbe fs;
-  fs.realpath = [](const std::string& p) -> std::optional<std::string> {
-    char* r = ::realpath(p.c_str(), nullptr);
-    if (!r) return std::nullopt;
-    std::string out(r);
-    std::free(r);
-    return out;
+  fs.realpath = [dir_real](const std::string& p) -> std::optional<std::string> {
+    auto full = [&]() -> std::optional<std::string> {
+      char* r = ::realpath(p.c_str(), nullptr);
+      if (!r) return std::nullopt;
+      std::string out(r);
+      std::free(r);
+      return out;
+    };
+    auto slash = p.rfind('/');
+    struct stat st;
+    if (slash == std::string::npos || slash == 0 || ::lstat(p.c_str(), &st) != 0 ||
+        !S_ISREG(st.st_mode))
+      return full();
+    std::string dir = p.substr(0, slash);
+    auto it = dir_real->find(dir);
+    if (it == dir_real->end()) {
+      char* r = ::realpath(dir.c_str(), nullptr);
+      if (!r) return std::nullopt;
+      it = dir_real->emplace(dir, r).first;
+      std::free(r);
+    }
+    return it->second + p.substr(slash);
   };
   fs.executable = [](const std::string& p) {
     struct stat st;
-    return ::stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(p.c_str(), X_OK) == 0;
+    return ::stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
+           (st.st_mode & (S_IXUSR | S_IXGRP | S_IXOTH)) != 0;
   };
+  // Each PATH directory is opened once (O_PATH) and candidates are looked up relative
+  // to it, so a miss costs one single-component fstatat() instead of a full path walk.
+  auto dirs = std::make_shared<std::unordered_map<std::string, int>>();
+  auto realpath = fs.realpath;
+  fs.which = [dirs, realpath](std::string_view name, std::string_view path_var)
+      -> std::optional<std::string> {
+    for (const auto& d : str::split(path_var, ':')) {
+      std::string dir = d.empty() ? std::string(".") : d;
+      auto it = dirs->find(dir);
+      if (it == dirs->end())
+        it = dirs->emplace(dir, ::open(dir.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC)).first;
+      struct stat st;
+      std::string n(name);
+      if (it->second < 0 || ::fstatat(it->second, n.c_str(), &st, 0) != 0) continue;
+      if (!S_ISREG(st.st_mode) || !(st.st_mode & (S_IXUSR | S_IXGRP | S_IXOTH))) continue;
+      return realpath(dir + "/" + n);
+    }
+    return std::nullopt;
+  };
+  // The directory fds live as long as the probe; close them with it.
+  fs.which_state = std::shared_ptr<void>(nullptr, [dirs](void*) {
+    for (const auto& [_, fd] : *dirs)
+      if (fd >= 0) ::close(fd);
+  });
   return fs;
 }
 
@@ -49,6 +96,7 @@ std::vector<WritableRoot> writable_roots(const Profile& p, const SessionEnv& env
 
 std::optional<std::string> resolve_on_path(std::string_view name, std::string_view path_var,
                                            const FsProbe& fs) {
+  if (fs.which) return fs.which(name, path_var);
   for (const auto& dir : str::split(path_var, ':')) {
     std::string candidate = (dir.empty() ? std::string(".") : dir) + "/" + std::string(name);
     if (fs.executable(candidate)) return fs.realpath(candidate);

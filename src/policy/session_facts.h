@@ -4,6 +4,7 @@
 // filesystem through FsProbe (tests pass a fake).
 #pragma once
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -27,6 +28,10 @@ struct FsProbe {
   std::function<std::optional<std::string>(const std::string&)> realpath;
   // True for an executable regular file (what a PATH search accepts).
   std::function<bool(const std::string&)> executable;
+  // Optional faster PATH search with the same result as resolve_on_path's loop.
+  std::function<std::optional<std::string>(std::string_view name, std::string_view path_var)>
+      which;
+  std::shared_ptr<void> which_state;  // releases what `which` keeps open
   static FsProbe system();
 };
 

@@ -44,6 +44,17 @@ Result<std::optional<std::string>> read_policy_file(const std::string& path, siz
   return std::optional<std::string>(std::move(out));
 }
 
+Result<LoadedProfile> load_profile_file(const std::string& path) {
+  auto text = read_policy_file(path, kMaxPolicyFile);
+  if (!text) return text.error();
+  if (!*text) return Error{"no such file", path, 0, {}};
+  std::string name(path.substr(path.rfind('/') == std::string::npos ? 0 : path.rfind('/') + 1));
+  constexpr std::string_view ext = ".profile";
+  if (name.size() > ext.size() && name.compare(name.size() - ext.size(), ext.size(), ext) == 0)
+    name.resize(name.size() - ext.size());
+  return parse_profile(ProfileFile{name, Source::user, path, std::move(**text)});
+}
+
 SearchPath::SearchPath(std::string user_dir, std::string system_dir)
     : user_dir_(std::move(user_dir)), system_dir_(std::move(system_dir)) {}
 

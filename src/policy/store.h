@@ -53,6 +53,10 @@ class MemoryStore final : public ProfileStore {
 Result<ProfileFile> find_profile(const ProfileStore& store, std::string_view name,
                                  bool include_user);
 
+// `profile validate FILE`: reads and checks one profile file by path (its parent is not
+// loaded). The profile name is the file name without ".profile".
+Result<LoadedProfile> load_profile_file(const std::string& path);
+
 // Reads a regular file of at most MAX bytes without following into FIFOs or devices.
 // nullopt when it does not exist.
 Result<std::optional<std::string>> read_policy_file(const std::string& path, size_t max);

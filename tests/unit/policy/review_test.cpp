@@ -68,3 +68,25 @@ TEST_CASE("list: every profile once, active marked, broken ones with their error
   CHECK(j["profiles"][1]["active"] == true);
   CHECK(j["profiles"][0].contains("error"));
 }
+
+TEST_CASE("profile create: the template is a valid profile inheriting from the parent") {
+  std::string t = profile_template("mine", "ci");
+  auto p = test::parse(t, "mine");
+  REQUIRE_MESSAGE(p, p.error().message());
+  CHECK(p->profile.inherit_from.value == "ci");
+  MemoryStore s;
+  s.set(Source::user, "mine", t);
+  auto r = load_resolved(s, "mine");
+  REQUIRE(r);
+  CHECK((*r)->values.spawn_allowlist.value == load_resolved(s, "ci").value()->values.spawn_allowlist.value);
+}
+
+TEST_CASE("profile validate: a file by path") {
+  auto good = load_profile_file(std::string(LASH_TEST_DATA) + "/profiles/good.profile");
+  REQUIRE(good);
+  CHECK(good->name == "good");
+  auto bad = load_profile_file(std::string(LASH_TEST_DATA) + "/profiles/unknown-key.profile");
+  REQUIRE_FALSE(bad);
+  CHECK(bad.error().what.find("unknown-key.profile:3: spawn_alowlist:") != std::string::npos);
+  CHECK_FALSE(load_profile_file("/nonexistent/x.profile"));
+}
