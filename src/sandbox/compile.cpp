@@ -80,7 +80,9 @@ struct Builder {
       grant(w.path, plan.spawn_any ? R | W | X : R | W, origin);
       if (w.key == "filesystem.tmpdir") plan.tmpdir = w.path;
       warn_if_programs_readable(w.path, origin + " = " + w.path);
-      for (const auto& rel : p.protect.value) plan.protect.push_back(paths::normalize(w.path + "/" + rel));
+      // The tmpdir is removed at exit: nothing planted there runs later.
+      if (w.key != "filesystem.tmpdir")
+        for (const auto& rel : p.protect.value) plan.protect.push_back(paths::normalize(w.path + "/" + rel));
       // With an allowlist nothing written may run, not even mapped by ld.so.
       if (!plan.spawn_any) plan.noexec.push_back(paths::normalize(w.path));
     }

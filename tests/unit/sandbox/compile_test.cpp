@@ -271,6 +271,9 @@ TEST_CASE("compile: tmpdir is a writable, non-executable grant and is remembered
   CHECK(plan.tmpdir == "/tmp/lash-0-abc");
   CHECK(find(plan, "/tmp/lash-0-abc")->rights == (R | W));
   CHECK(find(plan, "/tmp/lash-0-abc")->origin == "tmpdir");
+  rp.values.protect.value = {".git/hooks"};
+  plan = compile(rp, ctx, full_caps());
+  CHECK(plan.protect == std::vector<std::string>{"/home/u/proj/.git/hooks"});  // not under the tmpdir
 }
 
 TEST_CASE("compile: protect paths are listed under every writable grant") {
