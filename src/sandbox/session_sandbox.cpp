@@ -6,6 +6,7 @@
 #include <cerrno>
 
 #include "sandbox/prepare.h"
+#include "sandbox/watchdog.h"
 
 namespace lash::sandbox {
 
@@ -19,6 +20,12 @@ const Capabilities& SessionSandbox::capabilities() {
 }
 
 void SessionSandbox::set_capabilities(Capabilities caps) { caps_ = std::move(caps); }
+
+Result<std::string> SessionSandbox::make_tmpdir() {
+  auto t = make_session_tmpdir();
+  if (t) tmpdir_ = t.value();
+  return t;
+}
 
 Result<void> SessionSandbox::prepare(const SandboxPlan& plan) {
   auto p = sandbox::prepare(plan, capabilities());
@@ -67,6 +74,8 @@ void SessionSandbox::kill_all() {
   sandbox::kill_all(current_);
   for (Prepared& p : retired_) sandbox::kill_all(p);
   retired_.clear();
+  if (!tmpdir_.empty()) remove_tree(tmpdir_);
+  tmpdir_.clear();
 }
 
 }  // namespace lash::sandbox

@@ -38,6 +38,10 @@ class SessionSandbox {
   // For tests and `profile review` on another machine's facts.
   void set_capabilities(Capabilities caps);
 
+  // The session tmpdir (make_session_tmpdir), owned by this object: kill_all()
+  // removes it even when no plan was ever prepared (a session that ran only builtins).
+  Result<std::string> make_tmpdir();
+
   // Build the kernel objects for a plan (again after `profile switch`/`reload`: the
   // previous Prepared is retired but its cgroup is still killed by kill_all()).
   // On failure the previous Prepared stays in force.
@@ -67,6 +71,7 @@ class SessionSandbox {
   Broker broker_;
   std::vector<Prepared> retired_;
   std::vector<std::string> notes_;
+  std::string tmpdir_;  // from make_tmpdir()
   pid_t owner_;
 };
 

@@ -519,3 +519,12 @@ TEST_CASE("pathname unix sockets outside the grants are masked; inside they work
   close(lo);
   close(li);
 }
+
+TEST_CASE("SessionSandbox: the tmpdir is removed at exit even if nothing was prepared") {
+  SessionSandbox sb;
+  auto t = sb.make_tmpdir();
+  REQUIRE(t.ok());
+  CHECK(access(t->c_str(), F_OK) == 0);
+  sb.kill_all();
+  CHECK(access(t->c_str(), F_OK) != 0);
+}
