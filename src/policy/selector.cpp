@@ -124,8 +124,10 @@ std::optional<Result<Selection>> select_assigned(const SelectInputs& in, const P
   if (!req || req->name == a->profile) return sel;
   if (!sel.profile->values.profile_switch.value)
     return Error{"cannot use profile '" + req->name + "' (from " + req->where + "): " +
-                     sel.where + " assigns profile '" + sel.profile->name +
-                     "', which does not allow choosing another (profile_switch = false)",
+                     sel.where + " assigns profile '" + a->profile + "'" +
+                     (sel.origin == Origin::fallback ? " (replaced by the built-in 'restricted')"
+                                                     : "") +
+                     ", which does not allow choosing another (profile_switch = false)",
                  {}, 0, {}};
   return load_requested(*req, store, std::move(sel));
 }
