@@ -4,6 +4,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <optional>
 
 #include "base/strutil.h"
 #include "builtins/families.h"
@@ -13,6 +14,19 @@ namespace lash::builtins {
 using exec::Shell;
 
 namespace {
+
+// A pid, or a job spec of this shell's background jobs: %N (the N-th job started
+// and still known), %% and %+ (the latest), %- (the one before it).
+std::optional<int64_t> job_or_pid(Shell& sh, const std::string& arg) {
+  if (arg.empty() || arg[0] != '%') return str::parse_int(arg);
+  const auto& jobs = sh.jobs;
+  if (jobs.empty()) return std::nullopt;
+  if (arg == "%" || arg == "%%" || arg == "%+") return jobs.back().pid;
+  if (arg == "%-") return jobs.size() >= 2 ? std::optional<int64_t>(jobs[jobs.size() - 2].pid) : std::nullopt;
+  auto n = str::parse_int(arg.substr(1));
+  if (!n || *n < 1 || size_t(*n) > jobs.size()) return std::nullopt;
+  return jobs[size_t(*n) - 1].pid;
+}
 
 int bi_wait(Shell& sh, std::vector<std::string>& argv) {
   if (argv.size() == 1) {
@@ -25,7 +39,7 @@ int bi_wait(Shell& sh, std::vector<std::string>& argv) {
   }
   int st = 0;
   for (size_t i = 1; i < argv.size(); ++i) {
-    auto pid = str::parse_int(argv[i]);
+    auto pid = job_or_pid(sh, argv[i]);
     if (!pid || *pid <= 0) {
       sh.error("wait: Illegal number: " + argv[i]);
       return 2;
@@ -111,7 +125,7 @@ int bi_kill(Shell& sh, std::vector<std::string>& argv) {
   }
   int st = 0;
   for (; i < argv.size(); ++i) {
-    auto pid = str::parse_int(argv[i]);
+    auto pid = job_or_pid(sh, argv[i]);
     if (!pid) {
       sh.error("kill: Illegal number: " + argv[i]);
       st = 2;

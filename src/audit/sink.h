@@ -24,6 +24,9 @@ class JsonlFileSink final : public Sink {
   explicit JsonlFileSink(std::string path);
   Result<void> write(const Record& record) override;
   Result<void> write_line(const std::string& line);
+  // Opens the log now (the session does this before its first fork, so that
+  // sandboxed subshells write through the inherited fd).
+  Result<void> open_now() { return fd_ ? Result<void>{} : open(); }
   const std::string& path() const { return path_; }
 
  private:

@@ -1,9 +1,15 @@
 #include "exec/dry_run.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+
 #include "exec/interp.h"
 #include "exec/plan.h"
 #include "exec/shell.h"
 #include "policy/engine.h"
+#include "syntax/parser.h"
 
 namespace lash::exec {
 namespace {
@@ -86,7 +92,77 @@ class DryWalker {
       return;
     }
     bool substituted = sh_.dry_dynamic;
+    if (!sc.words.empty() && p.dynamic_name) {
+      // The command name comes from an expansion: what runs is decided at run
+      // time, whatever it expands to now.
+      std::vector<PlannedAction> one{{policy::Spawn{word_display(sc.words[0]), ""}, true}};
+      add(std::move(one), false);
+      return;
+    }
     add(plan_actions(sh_, p), substituted);
+    if (p.builtin && (p.kind == SimplePlan::Kind::builtin || p.kind == SimplePlan::Kind::special_builtin))
+      nested_text(p);
+  }
+
+  // eval TEXT and . FILE run shell text: plan that text too.
+  void nested_text(const SimplePlan& p) {
+    std::string text;
+    if (p.builtin->name == "eval") {
+      for (size_t i = 1; i < p.argv.size(); ++i) {
+        if (i > 1) text += ' ';
+        text += p.argv[i];
+      }
+    } else if (p.builtin->name == "." && p.argv.size() > 1) {
+      if (!read_small_file(p.argv[1], text)) return;
+    } else {
+      return;
+    }
+    if (++nested_ > 8) return;  // eval of eval of ...: bounded
+    syntax::ParseOptions po;
+    po.filename = p.argv[0];
+    auto parsed = syntax::parse(text, po);
+    if (parsed.program) list(*parsed.program);
+    --nested_;
+  }
+
+  static bool read_small_file(const std::string& path, std::string& out) {
+    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return false;
+    char buf[65536];
+    for (;;) {
+      ssize_t n = ::read(fd, buf, sizeof buf);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) break;
+      out.append(buf, size_t(n));
+      if (out.size() > (1u << 20)) break;
+    }
+    ::close(fd);
+    return true;
+  }
+
+  // How a word is shown when its value is only known at run time: "$cmd", "$(...)".
+  static std::string word_display(const ast::Word& w) {
+    std::string out;
+    for (const auto& part : w.parts) {
+      if (auto* l = std::get_if<ast::Literal>(&part.v)) {
+        out += l->text;
+      } else if (auto* prm = std::get_if<ast::Parameter>(&part.v)) {
+        out += "$" + prm->name;
+      } else if (auto* dq = std::get_if<ast::DoubleQuoted>(&part.v)) {
+        for (const auto& ip : dq->parts) {
+          if (auto* il = std::get_if<ast::Literal>(&ip.v)) out += il->text;
+          else if (auto* ipr = std::get_if<ast::Parameter>(&ip.v)) out += "$" + ipr->name;
+          else out += "$(...)";
+        }
+      } else if (std::holds_alternative<ast::CommandSubst>(part.v)) {
+        out += "$(...)";
+      } else if (std::holds_alternative<ast::Arithmetic>(part.v)) {
+        out += "$((...))";
+      } else {
+        out += "~";
+      }
+    }
+    return out;
   }
 
   void add(std::vector<PlannedAction> actions, bool substituted) {
@@ -101,6 +177,7 @@ class DryWalker {
   const policy::Engine& engine_;
   std::vector<CheckedAction> out_;
   int depth_ = 0;
+  int nested_ = 0;
 };
 
 }  // namespace

@@ -1,6 +1,7 @@
 // Internal pieces of the interpreter shared between its .cpp files.
 #pragma once
 #include "exec/shell.h"
+#include "sandbox/launch.h"
 
 namespace lash::exec {
 
@@ -19,5 +20,32 @@ struct Interp {
   static int run_background(Shell& sh, const ast::AndOr& ao);
   static int run_pipeline(Shell& sh, const ast::Pipeline& p);
 };
+
+// Forks a subshell (under the session sandbox) that runs `setup` then `body` and
+// exits with body's status; a fatal error or `exit` inside ends only the subshell.
+// Returns the child's pid, or -1 after printing why the fork failed.
+template <class Setup, class Body>
+pid_t fork_subshell(Shell& sh, Setup&& setup, Body&& body) {
+  sh.flush_all();
+  auto pid = sandbox::fork_shell(sh.prepared());
+  if (!pid.ok()) {
+    sh.error("cannot fork: " + pid.error().message());
+    return -1;
+  }
+  if (*pid != 0) return *pid;
+  sh.become_subshell();
+  setup();
+  int st = 0;
+  try {
+    st = body();
+  } catch (const FatalError& e) {
+    if (!e.message.empty()) sh.error(e.message);
+    st = e.status;
+  } catch (const Refused&) {
+    st = 126;
+  }
+  if (sh.ctl == Ctl::exit) st = sh.exit_status_for_ctl;
+  sh.child_exit(st);
+}
 
 }  // namespace lash::exec

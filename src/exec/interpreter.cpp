@@ -11,6 +11,8 @@
 #include "base/status.h"
 #include "exec/interp.h"
 #include "exec/pattern.h"
+#include "exec/plan.h"
+#include "exec/policy_gate.h"
 #include "exec/redirect.h"
 #include "exec/shell.h"
 #include "sandbox/launch.h"
@@ -145,7 +147,17 @@ int Shell::eval_command(const ast::Command& c, bool tail) {
   FdSaver saver;
   if (!c.redirects.empty()) {
     std::vector<PlannedRedirect> planned;
-    if (!plan_redirects(*this, c.redirects, planned) || !apply_redirects(*this, planned, saver)) {
+    if (!plan_redirects(*this, c.redirects, planned)) {
+      status = 2;
+      return 2;
+    }
+    if (gate) {
+      // The redirections of a compound command are actions like a command's own.
+      SimplePlan rp;
+      rp.redirects = planned;
+      if (!gate_allows(*this, rp)) return status = status::refused;
+    }
+    if (!apply_redirects(*this, planned, saver)) {
       status = 2;
       return 2;
     }
@@ -275,59 +287,29 @@ int Interp::run_case(Shell& sh, const ast::CaseClause& n, bool tail) {
 }
 
 int Interp::run_subshell(Shell& sh, const ast::Subshell& n, bool tail) {
-  auto pid = sandbox::fork_shell(sh.prepared());
-  if (!pid.ok()) {
-    sh.error("cannot fork: " + pid.error().message());
-    return 2;
-  }
-  if (*pid == 0) {
-    sh.become_subshell();
-    int st = 0;
-    try {
-      st = n.body ? sh.eval_list(*n.body, true) : 0;
-    } catch (const FatalError& e) {
-      sh.error(e.message);
-      st = e.status;
-    }
-    if (sh.ctl == Ctl::exit) st = sh.exit_status_for_ctl;
-    sh.child_exit(st);
-  }
   (void)tail;
-  return sh.wait_pid(*pid);
+  pid_t pid = fork_subshell(sh, [] {}, [&] { return n.body ? sh.eval_list(*n.body, true) : 0; });
+  return pid < 0 ? 2 : sh.wait_pid(pid);
 }
 
 int Interp::run_background(Shell& sh, const ast::AndOr& ao) {
   sh.reap_jobs();
-  auto pid = sandbox::fork_shell(sh.prepared());
-  if (!pid.ok()) {
-    sh.error("cannot fork: " + pid.error().message());
-    return 2;
-  }
-  if (*pid == 0) {
-    sh.become_subshell();
-    if (!sh.opt.monitor) {
-      // Non-interactive background commands ignore keyboard signals and read
-      // from /dev/null unless redirected (POSIX 2.9.3).
-      ::signal(SIGINT, SIG_IGN);
-      ::signal(SIGQUIT, SIG_IGN);
-      int fd = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
-      if (fd >= 0) {
-        ::dup2(fd, 0);
-        ::close(fd);
-      }
+  auto setup = [&] {
+    if (sh.opt.monitor) return;
+    // Non-interactive background commands ignore keyboard signals and read from
+    // /dev/null unless redirected (POSIX 2.9.3).
+    ::signal(SIGINT, SIG_IGN);
+    ::signal(SIGQUIT, SIG_IGN);
+    int fd = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+    if (fd >= 0) {
+      ::dup2(fd, 0);
+      ::close(fd);
     }
-    int st = 0;
-    try {
-      st = sh.eval_and_or(ao, true);
-    } catch (const FatalError& e) {
-      sh.error(e.message);
-      st = e.status;
-    }
-    if (sh.ctl == Ctl::exit) st = sh.exit_status_for_ctl;
-    sh.child_exit(st);
-  }
-  sh.jobs.push_back(Job{*pid, false, 0});
-  sh.last_bg = *pid;
+  };
+  pid_t pid = fork_subshell(sh, setup, [&] { return sh.eval_and_or(ao, true); });
+  if (pid < 0) return 2;
+  sh.jobs.push_back(Job{pid, false, 0});
+  sh.last_bg = pid;
   return 0;
 }
 
@@ -346,18 +328,7 @@ int Interp::run_pipeline(Shell& sh, const ast::Pipeline& p) {
       if (prev_read >= 0) ::close(prev_read);
       break;
     }
-    auto pid = sandbox::fork_shell(sh.prepared());
-    if (!pid.ok()) {
-      sh.error("cannot fork: " + pid.error().message());
-      if (prev_read >= 0) ::close(prev_read);
-      if (!last) {
-        ::close(fds[0]);
-        ::close(fds[1]);
-      }
-      break;
-    }
-    if (*pid == 0) {
-      sh.become_subshell();
+    auto setup = [&] {
       if (prev_read >= 0) {
         ::dup2(prev_read, 0);
         ::close(prev_read);
@@ -367,17 +338,17 @@ int Interp::run_pipeline(Shell& sh, const ast::Pipeline& p) {
         ::close(fds[1]);
         ::close(fds[0]);
       }
-      int st = 0;
-      try {
-        st = sh.eval_command(p.commands[i], true);
-      } catch (const FatalError& e) {
-        sh.error(e.message);
-        st = e.status;
+    };
+    pid_t pid = fork_subshell(sh, setup, [&] { return sh.eval_command(p.commands[i], true); });
+    if (pid < 0) {
+      if (prev_read >= 0) ::close(prev_read);
+      if (!last) {
+        ::close(fds[0]);
+        ::close(fds[1]);
       }
-      if (sh.ctl == Ctl::exit) st = sh.exit_status_for_ctl;
-      sh.child_exit(st);
+      break;
     }
-    pids.push_back(*pid);
+    pids.push_back(pid);
     if (prev_read >= 0) ::close(prev_read);
     if (!last) {
       ::close(fds[1]);

@@ -8,6 +8,7 @@
 #include "exec/shell.h"
 #include "policy/engine.h"
 #include "policy/explain.h"
+#include "policy/report.h"
 #include "syntax/parser.h"
 
 namespace lash::exec {
@@ -82,6 +83,18 @@ void builtin_env_actions(Shell& sh, const SimplePlan& p, std::vector<PlannedActi
   }
 }
 
+// `exec CMD`: the program that replaces the shell is a spawn like any other.
+void exec_spawn_action(Shell& sh, const SimplePlan& p, std::vector<PlannedAction>& out) {
+  size_t i = 1;
+  if (i < p.argv.size() && p.argv[i] == "--") ++i;
+  if (i >= p.argv.size()) return;
+  const std::string& name = p.argv[i];
+  std::string path = name.find('/') != std::string::npos ? name : sh.find_command(name);
+  char buf[PATH_MAX];
+  std::string real = !path.empty() && ::realpath(path.c_str(), buf) ? std::string(buf) : path;
+  out.push_back({policy::Spawn{name, real}, p.dynamic_name});
+}
+
 policy::RedirectMode mode_of(const PlannedRedirect& r) {
   using M = policy::RedirectMode;
   switch (r.op) {
@@ -141,6 +154,15 @@ std::vector<PlannedAction> plan_actions(Shell& sh, const SimplePlan& p) {
     case SimplePlan::Kind::builtin:
     case SimplePlan::Kind::special_builtin: {
       builtin_env_actions(sh, p, out);
+      if (p.builtin->name == "exec") exec_spawn_action(sh, p, out);
+      if (p.builtin->name == "kill" || p.builtin->name == "wait") {
+        // Job specs (%N) are job control of the session's own jobs.
+        for (size_t i = 1; i < p.argv.size(); ++i)
+          if (!p.argv[i].empty() && p.argv[i][0] == '%') {
+            out.push_back({policy::Builtin{policy::Capability::job_control_own, p.argv[0] + " " + p.argv[i]}, false});
+            break;
+          }
+      }
       std::optional<policy::Capability> cap;
       if (p.builtin->name == "profile")
         cap = profile_subcommand_capability(p.argv);
@@ -166,7 +188,8 @@ std::vector<CheckedAction> check(const std::vector<PlannedAction>& actions, cons
   out.reserve(actions.size());
   for (const auto& a : actions) {
     CheckedAction c{a, engine.decide(a.action)};
-    if (a.dynamic && c.decision.verdict == policy::Verdict::allow) c.decision.verdict = policy::Verdict::dynamic;
+    // Only known at run time: neither allowed nor denied by the dry run (cli.md).
+    if (a.dynamic) c.decision = policy::dynamic_decision();
     out.push_back(std::move(c));
   }
   return out;

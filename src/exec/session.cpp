@@ -108,6 +108,16 @@ void end_session() {
   if (g_session && g_session->sandbox) g_session->sandbox->kill_all();
 }
 
+// Whether a session under PROFILE can produce an audit record at all: a profile
+// that allows everything without monitoring (the default) has nothing to record,
+// and its sessions should not create $LASH_HOME/audit.log.
+bool may_record(const policy::ResolvedProfile& profile, const sandbox::SandboxPlan& plan) {
+  const auto& v = profile.values;
+  bool policy_can_deny = !v.spawn_any.value || !v.spawn_denylist.value.empty() || !v.file_redirect.value ||
+                         !v.env_mutation.value || !v.env_safelist.value.empty();
+  return policy_can_deny || !plan.empty() || v.monitoring_enabled.value;
+}
+
 // The kernel sandbox is compiled and prepared on first use, before the first fork:
 // a session that runs only builtins never pays for it.
 void arm_sandbox(Shell& sh, std::shared_ptr<const policy::ResolvedProfile> profile) {
@@ -115,6 +125,12 @@ void arm_sandbox(Shell& sh, std::shared_ptr<const policy::ResolvedProfile> profi
     Session& s = *g_session;
     auto ctx = sandbox::make_session_context(*profile, s.env);
     sandbox::SandboxPlan plan = sandbox::compile(*profile, ctx, s.sandbox->capabilities());
+    // Subshells run inside the sandbox, where $LASH_HOME is out of reach: they
+    // write their audit records through this fd, opened before the first fork.
+    if (may_record(*profile, plan)) {
+      if (auto r = s.sink->open_now(); !r)
+        write_all(2, "lash: audit: cannot open the audit log: " + r.error().message() + "\n");
+    }
     if (plan.empty()) {
       sh.prepared_ptr = &Shell::kNoSandbox;  // the default profile: a plain shell
       sh.open_for_user = nullptr;
@@ -184,7 +200,7 @@ Result<void> start_session(Shell& sh, std::optional<std::string> requested) {
   s.env = session_env_impl(sh);
   s.sandbox = std::make_unique<sandbox::SessionSandbox>();
   if (s.selection.profile->values.tmpdir.value == policy::Tmpdir::session) {
-    auto tmp = sandbox::make_session_tmpdir();
+    auto tmp = s.sandbox->make_tmpdir();  // removed at exit even if never prepared
     if (!tmp) return tmp.error();
     s.env.tmpdir = *tmp;
     sh.vars.set("TMPDIR", *tmp, true);

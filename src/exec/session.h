@@ -23,7 +23,7 @@ struct Session {
   policy::Selection selection;
   std::shared_ptr<const policy::ResolvedProfile> active;  // the profile in force
   audit::Context audit_context;
-  std::unique_ptr<audit::Sink> sink;
+  std::unique_ptr<audit::JsonlFileSink> sink;
   std::string id;  // LASH_SESSION
   policy::SessionEnv env;  // PATH, start dir, HOME, session tmpdir: fixed at start
   std::unique_ptr<sandbox::SessionSandbox> sandbox;

@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "exec/interp.h"
 #include "sandbox/launch.h"
 #include "syntax/parser.h"
 
@@ -309,29 +310,20 @@ int Shell::run_fd(int fd, const std::string& filename) {
 std::string Shell::command_substitution(const ast::List& body) {
   int fds[2];
   if (::pipe2(fds, O_CLOEXEC) < 0) throw FatalError{std::string("cannot create pipe: ") + std::strerror(errno), 2};
-  flush_all();
-  auto pid = sandbox::fork_shell(prepared());
-  if (!pid.ok()) {
+  pid_t pid = fork_subshell(
+      *this,
+      [&] {
+        ::close(fds[0]);
+        if (fds[1] != 1) {
+          ::dup2(fds[1], 1);
+          ::close(fds[1]);
+        }
+      },
+      [&] { return eval_list(body, true); });
+  if (pid < 0) {
     ::close(fds[0]);
     ::close(fds[1]);
-    throw FatalError{"cannot fork: " + pid.error().message(), 2};
-  }
-  if (*pid == 0) {
-    become_subshell();
-    ::close(fds[0]);
-    if (fds[1] != 1) {
-      ::dup2(fds[1], 1);
-      ::close(fds[1]);
-    }
-    int st = 0;
-    try {
-      st = eval_list(body, true);
-    } catch (const FatalError& e) {
-      if (!e.message.empty()) error(e.message);
-      st = e.status;
-    }
-    if (ctl == Ctl::exit) st = exit_status_for_ctl;
-    child_exit(st);
+    throw FatalError{"", 2};
   }
   ::close(fds[1]);
   std::string out;
@@ -342,13 +334,13 @@ std::string Shell::command_substitution(const ast::List& body) {
     if (n <= 0) break;
     if (out.size() + size_t(n) > kMaxSubstOutput) {
       ::close(fds[0]);
-      wait_pid(*pid);
+      wait_pid(pid);
       throw FatalError{"command substitution output exceeds 1 GiB", 2};
     }
     out.append(buf, size_t(n));
   }
   ::close(fds[0]);
-  subst_status = status = wait_pid(*pid);
+  subst_status = status = wait_pid(pid);
   while (!out.empty() && out.back() == '\n') out.pop_back();
   return out;
 }

@@ -301,20 +301,15 @@ int run_external(Shell& sh, const SimplePlan& p, bool tail, const std::optional<
   if (r->failure.step != sandbox::ChildStep::none) {
     if (r->pid > 0) sh.wait_pid(r->pid);
     if (r->failure.step == sandbox::ChildStep::exec && r->failure.err == ENOEXEC) {
-      auto pid = sandbox::fork_shell(sh.prepared());
-      if (!pid.ok()) {
-        sh.error("cannot fork: " + pid.error().message());
-        return 2;
-      }
-      if (*pid == 0) {
-        sh.become_subshell();
+      pid_t pid = fork_subshell(sh, [] {}, [&]() -> int {
         FdSaver saver;
-        if (!apply_redirects(sh, p.redirects, saver)) sh.child_exit(2);
+        if (!apply_redirects(sh, p.redirects, saver)) return 2;
         saver.keep();
         for (auto& [n, v] : p.assigns) sh.vars.set(n, v, true);
         run_as_script(sh, p);
-      }
-      return sh.wait_pid(*pid);
+      });
+      if (pid < 0) return 2;
+      return sh.wait_pid(pid);
     }
     return report_launch_failure(sh, p, r->failure, spec.fd_ops);
   }
