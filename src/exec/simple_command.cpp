@@ -248,6 +248,21 @@ bool sandbox_refuses(Shell& sh, const std::string& argv0) {
   return true;
 }
 
+// A sandbox closes every fd above 2 in the child; the fds the script itself opened
+// (exec 3>file: 3-9, not close-on-exec) are what a plain shell would pass on, so
+// they are passed explicitly, as N>&N steps.
+void pass_user_fds(Shell& sh, std::vector<sandbox::FdOp>& ops) {
+  if (sh.prepared_ptr == &Shell::kNoSandbox) return;  // nothing is closed
+  for (int fd = 3; fd <= 9; ++fd) {
+    int flags = ::fcntl(fd, F_GETFD);
+    if (flags < 0 || (flags & FD_CLOEXEC)) continue;
+    bool targeted = false;
+    for (const auto& op : ops)
+      if (op.fd == fd) targeted = true;
+    if (!targeted) ops.insert(ops.begin(), {sandbox::FdOp::Kind::dup, fd, {}, 0, fd});
+  }
+}
+
 // Writes the deferred audit record of an allowed program with its pid and status.
 void record_process(Shell& sh, const std::optional<PendingSpawnRecord>& rec, pid_t pid, int st) {
   if (rec && sh.gate && sh.gate->audit_process) sh.gate->audit_process(rec->action, rec->decision, pid, st);
@@ -261,6 +276,7 @@ int run_external(Shell& sh, const SimplePlan& p, bool tail, const std::optional<
   spec.envp = child_env(sh, p);
   std::vector<unique_fd> keep;
   if (!redirects_to_fd_ops(sh, p.redirects, spec.fd_ops, keep)) return 2;
+  pass_user_fds(sh, spec.fd_ops);
   sh.out().flush();
   sh.err().flush();
   if (tail && sh.in_subshell && !any_trap_set(sh)) {
