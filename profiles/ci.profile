@@ -21,16 +21,30 @@ description = Build jobs: build tools only, workdir and tmpdir writable, package
 [process]
 spawn_any = false
 # Bare names are resolved over PATH once when the session starts; indented lines
-# continue the list.
+# continue the list. Only listed files can be executed, so the helpers that the
+# compiler driver and git start themselves are listed by absolute path (Debian 12,
+# amd64, gcc 12; an entry that does not exist on a machine is skipped).
 spawn_allowlist = sh, bash, dash, env, make, cmake, ninja, meson, pkg-config,
     cc, c++, gcc, g++, clang, clang++, ld, ar, as, ranlib, strip, nm, objdump,
     python3, pip3, perl, git, patch, diff, cmp,
+    /usr/lib/gcc/x86_64-linux-gnu/12/cc1, /usr/lib/gcc/x86_64-linux-gnu/12/cc1plus,
+    /usr/lib/gcc/x86_64-linux-gnu/12/collect2, /usr/lib/gcc/x86_64-linux-gnu/12/lto-wrapper,
+    /usr/lib/gcc/x86_64-linux-gnu/12/lto1,
+    /usr/lib/git-core/git-remote-http, /usr/lib/git-core/git-remote-https,
+    /usr/lib/git-core/git-upload-pack, /usr/lib/git-core/git-receive-pack,
     cat, cp, mv, rm, ln, mkdir, rmdir, ls, touch, chmod, install, find, xargs,
     sed, awk, grep, sort, uniq, head, tail, wc, tr, cut, tee, basename, dirname,
     realpath, readlink, mktemp, date, uname, id, sleep, tar, gzip, xz
 spawn_denylist = sudo, su
 
 [filesystem]
+# Headers, the compiler's and the C library's link files, and the user's git
+# configuration are read by the tools above; nothing else of the home directory is
+# readable. Linking needs /usr/lib/gcc and /usr/lib/x86_64-linux-gnu, which makes
+# the few programs there readable: `profile review ci` says so. A job that must not
+# link C code can inherit this profile and set read_only without them.
+read_only = /usr/include, /usr/local/include, /usr/lib/gcc, /usr/lib/x86_64-linux-gnu,
+    ~/.gitconfig, ~/.config/git
 include_workdir = true
 tmpdir = session
 system_paths = true
