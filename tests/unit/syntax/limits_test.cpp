@@ -59,7 +59,7 @@ TEST_CASE("deep nesting is a clear error, not a stack overflow") {
     auto t0 = std::chrono::steady_clock::now();
     ParseResult r = parse(text, {});
     double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    CHECK(s < 2.0);
+    CHECK(s < (kSanitized ? 20.0 : 2.0));
     if (text.rfind("echo ``", 0) == 0) continue;  // pairs of backquotes do not nest
     REQUIRE(r.error);
     // Sanitizer builds have big stack frames and may run out of stack budget first.
