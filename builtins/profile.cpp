@@ -64,27 +64,11 @@ int cmd_list(Shell& sh, std::vector<std::string> args) {
   auto entries = policy::list_profiles(store, user_dir_allowed());
   std::string active = active_name();
   if (json) {
-    policy::Json arr = policy::Json::array();
-    for (auto& e : entries) {
-      policy::Json o{{"name", e.name},
-                     {"active", e.name == active},
-                     {"source", std::string(policy::source_name(e.source))},
-                     {"description", policy::escape_bytes(e.description)}};
-      if (!e.path.empty()) o["path"] = policy::escape_bytes(e.path);
-      if (!e.error.empty()) o["error"] = policy::escape_bytes(e.error);
-      arr.push_back(std::move(o));
-    }
-    print_json(sh, policy::Json{{"active", active}, {"profiles", std::move(arr)}});
-    return 0;
-  }
-  for (auto& e : entries) {
-    sh.out() << (e.name == active ? "* " : "  ") << e.name << "  " << policy::source_name(e.source) << "  ";
-    if (!e.error.empty())
-      sh.out() << "(broken: " << e.error << ")";
-    else
-      sh.out() << e.description;
-    sh.out() << '\n';
-  }
+    policy::Json j = policy::list_json(entries, active);
+    j["active"] = active;
+    print_json(sh, j);
+  } else
+    sh.out() << policy::list_text(entries, active);
   return 0;
 }
 
@@ -192,17 +176,7 @@ int cmd_create(Shell& sh, std::vector<std::string> args) {
   std::string dir = policy::lash_home() + "/profiles";
   ::mkdir(policy::lash_home().c_str(), 0700);
   ::mkdir(dir.c_str(), 0700);
-  std::string parent = active_name();
-  std::string text = "# " + name + ".profile: created by `profile create`.\n"
-                     "# Inherits every key from '" + parent + "'; a key set here replaces the parent's.\n"
-                     "# Try it: lash -p " + name + " -c 'profile test " + name + " make'\n"
-                     "[profile]\n"
-                     "description = " + name + " (from " + parent + ")\n\n"
-                     "[inherit]\n"
-                     "from = " + parent + "\n\n"
-                     "# [process]\n# spawn_any = false\n# spawn_allowlist = make, cc\n\n"
-                     "# [filesystem]\n# include_workdir = true\n\n"
-                     "# [capabilities]\n# file_redirect = true\n";
+  std::string text = policy::profile_template(name, active_name());
   std::string err;
   if (!write_new_file(user_profile_path(name), text, err)) {
     sh.error("profile create: " + user_profile_path(name) + ": " + err);
@@ -243,22 +217,9 @@ int cmd_validate(Shell& sh, std::vector<std::string> args) {
   }
   int st = 0;
   for (auto& path : args) {
-    auto text = policy::read_policy_file(path, 64 * 1024);
-    if (!text || !*text) {
-      sh.err() << path << ": " << (text ? std::string("no such file") : text.error().message()) << '\n';
-      st = 1;
-      continue;
-    }
-    policy::ProfileFile f;
-    f.path = path;
-    auto slash = path.rfind('/');
-    std::string base = path.substr(slash == std::string::npos ? 0 : slash + 1);
-    f.name = base.size() > 8 && base.substr(base.size() - 8) == ".profile" ? base.substr(0, base.size() - 8) : base;
-    f.source = policy::Source::user;
-    f.text = **text;
-    policy::Diags diags;
-    if (!policy::parse_profile(f, diags)) {
-      for (auto& d : diags) sh.err() << d.text() << '\n';
+    auto loaded = policy::load_profile_file(path);
+    if (!loaded) {
+      sh.err() << loaded.error().message() << '\n';
       st = 1;
     } else {
       sh.out() << path << ": ok\n";
