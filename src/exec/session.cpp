@@ -98,6 +98,7 @@ void audit_decision(const policy::Action& action, const policy::Decision& decisi
   if (!s || !s->sink || !s->active) return;
   bool monitoring = s->active->values.monitoring_enabled.value;
   if (!audit::should_record(monitoring, decision)) return;
+  if (s->audit_context.user.empty()) s->audit_context.user = user_name();  // NSS only when needed
   auto r = s->sink->write(audit::make_record(s->audit_context, action, decision));
   if (!r) write_all(2, "lash: audit: cannot write the audit log: " + r.error().message() + "\n");
 }
@@ -128,6 +129,7 @@ void arm_sandbox(Shell& sh, std::shared_ptr<const policy::ResolvedProfile> profi
     // Subshells run inside the sandbox, where $LASH_HOME is out of reach: they
     // write their audit records through this fd, opened before the first fork.
     if (may_record(*profile, plan)) {
+      if (s.audit_context.user.empty()) s.audit_context.user = user_name();
       if (auto r = s.sink->open_now(); !r)
         write_all(2, "lash: audit: cannot open the audit log: " + r.error().message() + "\n");
     }
@@ -158,6 +160,7 @@ void arm_sandbox(Shell& sh, std::shared_ptr<const policy::ResolvedProfile> profi
 void audit_process(const policy::Action& action, const policy::Decision& decision, pid_t pid, int status) {
   Session* s = g_session.get();
   if (!s || !s->sink) return;
+  if (s->audit_context.user.empty()) s->audit_context.user = user_name();
   audit::Record r = audit::make_record(s->audit_context, action, decision);
   r.pid = pid;
   if (status >= 0) r.exit_status = status;
@@ -195,7 +198,6 @@ Result<void> start_session(Shell& sh, std::optional<std::string> requested) {
   for (const auto& w : s.selection.warnings) warn(w);
   s.id = make_session_id();
   s.audit_context.session = s.id;
-  s.audit_context.user = user_name();
   s.sink = std::make_unique<audit::JsonlFileSink>(policy::lash_home() + "/audit.log");
   s.env = session_env_impl(sh);
   s.sandbox = std::make_unique<sandbox::SessionSandbox>();
@@ -209,6 +211,7 @@ Result<void> start_session(Shell& sh, std::optional<std::string> requested) {
   activate_profile(sh, s.selection.profile);
   if (!s.selection.assigned_name.empty() && s.selection.profile->name != s.selection.assigned_name) {
     // The assigned profile could not be loaded: the session fell back. Record it.
+    s.audit_context.user = user_name();
     auto r = s.sink->write(audit::make_event(s.audit_context, "profile", s.selection.assigned_name, "fallback",
                                              s.selection.warnings.empty() ? "" : s.selection.warnings.front()));
     if (!r) write_all(2, "lash: audit: cannot write the audit log: " + r.error().message() + "\n");

@@ -94,3 +94,6 @@ print(line(tuple("-" * w for w in widths)))
 for r in rows:
     print(line(r))
 PYEOF
+
+echo
+sh "$here/policy.sh" "$lash" "$(dirname "$lash")"
