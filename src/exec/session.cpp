@@ -121,10 +121,11 @@ bool may_record(const policy::ResolvedProfile& profile, const sandbox::SandboxPl
 
 // The kernel sandbox is compiled and prepared on first use, before the first fork:
 // a session that runs only builtins never pays for it.
-void arm_sandbox(Shell& sh, std::shared_ptr<const policy::ResolvedProfile> profile) {
-  sh.prepare_hook = [&sh, profile]() {
+void arm_sandbox(Shell& sh, std::shared_ptr<const policy::ResolvedProfile> profile,
+                 std::function<const policy::SessionFacts&()> facts) {
+  sh.prepare_hook = [&sh, profile, facts]() {
     Session& s = *g_session;
-    auto ctx = sandbox::make_session_context(*profile, s.env);
+    auto ctx = sandbox::make_session_context(*profile, s.env, facts());
     sandbox::SandboxPlan plan = sandbox::compile(*profile, ctx, s.sandbox->capabilities());
     // Subshells run inside the sandbox, where $LASH_HOME is out of reach: they
     // write their audit records through this fd, opened before the first fork.
@@ -174,9 +175,13 @@ void activate_profile(Shell& sh, std::shared_ptr<const policy::ResolvedProfile> 
   s.audit_context.profile = profile->name;
   auto gate = std::make_shared<PolicyGate>();
   // The environment the facts are resolved against is the one at activation.
-  gate->make_engine = [profile, env = s.env]() {
-    return std::make_shared<const policy::Engine>(profile, policy::make_session_facts(*profile, env));
+  // Resolved once per activation, shared by the engine and the sandbox plan.
+  auto facts = std::make_shared<std::optional<policy::SessionFacts>>();
+  auto get_facts = [profile, env = s.env, facts]() -> const policy::SessionFacts& {
+    if (!*facts) *facts = policy::make_session_facts(*profile, env);
+    return **facts;
   };
+  gate->make_engine = [profile, get_facts]() { return std::make_shared<const policy::Engine>(profile, get_facts()); };
   gate->profile_name = profile->name;
   gate->audit = audit_decision;
   gate->audit_process = audit_process;
@@ -186,7 +191,7 @@ void activate_profile(Shell& sh, std::shared_ptr<const policy::ResolvedProfile> 
     gate->child_env = std::make_shared<const policy::ChildEnv>(v);
   gate->always_env.push_back("LASH_SESSION=" + s.id);
   sh.gate = std::move(gate);
-  arm_sandbox(sh, profile);
+  arm_sandbox(sh, profile, get_facts);
 }
 
 Result<void> start_session(Shell& sh, std::optional<std::string> requested) {

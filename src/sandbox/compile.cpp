@@ -214,10 +214,16 @@ const std::vector<std::string>& etc_secrets() {
 }
 
 SessionContext make_session_context(const policy::ResolvedProfile& profile, policy::SessionEnv env) {
+  policy::SessionFacts facts = policy::make_session_facts(profile, env);
+  return make_session_context(profile, std::move(env), std::move(facts));
+}
+
+SessionContext make_session_context(const policy::ResolvedProfile& profile, policy::SessionEnv env,
+                                    policy::SessionFacts facts) {
   SessionContext ctx;
   if (profile.values.system_paths.value)
     ctx.etc_entries = list_except("/etc", etc_secrets(), {"ssh", "ssl", "pki"});
-  ctx.facts = policy::make_session_facts(profile, env);
+  ctx.facts = std::move(facts);
   ctx.env = std::move(env);
   if (!profile.values.spawn_any.value) {
     std::vector<std::string> progs(ctx.facts.allow_real.begin(), ctx.facts.allow_real.end());

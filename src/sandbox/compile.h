@@ -26,6 +26,10 @@ const std::vector<std::string>& etc_secrets();
 // Does the I/O: make_session_facts() and, with spawn_any=false, the exec closure of
 // the allowlist's real paths.
 SessionContext make_session_context(const policy::ResolvedProfile& profile, policy::SessionEnv env);
+// The same with facts the caller already resolved (the session shares them with
+// the policy engine instead of resolving the allowlist twice).
+SessionContext make_session_context(const policy::ResolvedProfile& profile, policy::SessionEnv env,
+                                    policy::SessionFacts facts);
 
 SandboxPlan compile(const policy::ResolvedProfile& profile, const SessionContext& ctx,
                     const Capabilities& caps);

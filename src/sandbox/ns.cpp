@@ -90,6 +90,9 @@ void collect_sockets(const std::string& dir, int depth, const std::vector<std::s
   while (dirent* e = readdir(d)) {
     std::string name = e->d_name;
     if (name == "." || name == "..") continue;
+    // readdir's d_type saves an lstat per entry (this walks /tmp, which can be
+    // large); only filesystems that do not fill it in need the lstat.
+    if (e->d_type != DT_UNKNOWN && e->d_type != DT_SOCK && e->d_type != DT_DIR) continue;
     std::string path = (dir == "/" ? "" : dir) + "/" + name;
     struct stat st;
     if (lstat(path.c_str(), &st) != 0) continue;
