@@ -1,4 +1,3 @@
-// HELPERS: read /work/main/HELPERS-RULES.txt first (own build dir, commit only your paths).
 // The formatting core of the `printf` builtin (POSIX XCU printf): the format is
 // re-used until all arguments are consumed; %b, %c, %s, %d %i %o %u %x %X, %e %f %g
 // %E %G (via long double), %%, flags - + space # 0, width and precision with '*';

@@ -1,4 +1,3 @@
-// HELPERS: read /work/main/HELPERS-RULES.txt first (own build dir, commit only your paths).
 // The evaluation core of `test` / `[` (POSIX XCU test, with dash's extensions
 // -a -o ( ) and the 0-4 argument rules). File tests use stat/lstat/access on the
 // real filesystem through the FileQueries interface so they can be faked in tests.

@@ -1,4 +1,3 @@
-// HELPERS: read /work/main/HELPERS-RULES.txt first (own build dir, commit only your paths).
 // POSIX shell arithmetic ($(( )) and `let`-free contexts): 64-bit signed, every C
 // operator including assignment forms, ternary and comma; decimal, octal (0NN) and
 // hex (0xNN) literals; variables by name (an unset or empty variable is 0; a

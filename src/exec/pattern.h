@@ -1,4 +1,3 @@
-// HELPERS: read /work/main/HELPERS-RULES.txt first (own build dir, commit only your paths).
 // Shell pattern matching (POSIX 2.13) for case, ${x%p}/${x#p} and pathname
 // expansion. A pattern is a string in which a backslash makes the next character
 // literal: the expander escapes every quoted character this way, so "*" quoted

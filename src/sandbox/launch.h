@@ -1,4 +1,3 @@
-// HELPERS: read /work/main/HELPERS-RULES.txt first (own build dir, commit only your paths).
 // The one way lash starts processes. External commands go through launch();
 // subshells, pipeline members and command substitutions go through fork_shell().
 // Both apply the session sandbox in the child before any user code runs, in the

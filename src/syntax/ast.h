@@ -1,4 +1,3 @@
-// HELPERS: read /work/main/HELPERS-RULES.txt first (own build dir, commit only your paths).
 // The shell's abstract syntax tree. Pure data: the parser builds it, the
 // interpreter, `lash -n --dump-ast`, `profile test` and highlighting read it.
 // Every node carries the byte range of its source text and its first line.
