@@ -369,7 +369,18 @@ class Expander {
     throw FatalError{prm.name + ": parameter not set", 2};
   }
 
+  // A ${...} the parser kept for dash compatibility (${a.b}, ${x:1}): an error only
+  // when it is expanded, as in dash.
+  static bool valid_parameter_name(const std::string& n) {
+    if (n.empty()) return false;
+    if (n.size() == 1 && std::strchr("@*#?-$!0123456789", n[0])) return true;
+    bool digits = true;
+    for (char c : n) digits = digits && c >= '0' && c <= '9';
+    return digits || is_assignable(n);
+  }
+
   void parameter(const ast::Parameter& prm, bool quoted) {
+    if (!valid_parameter_name(prm.name)) throw FatalError{"${" + prm.name + "}: bad substitution", 2};
     bool special_all = prm.name == "@" || prm.name == "*";
     if (prm.op == ast::ParamOp::plain && special_all) {
       emit_all_params(quoted, prm.name == "*");

@@ -110,6 +110,7 @@ void Shell::child_exit(int st) {
 int Shell::run_text(std::string_view text, const std::string& filename, uint32_t first_line) {
   syntax::ParseOptions po;
   po.filename = filename;
+  po.text_is_complete = true;  // the whole script or string: its end is the real end
   po.first_line = first_line;
   po.alias = [this](std::string_view name) -> const std::string* {
     auto it = aliases.find(name);
@@ -250,6 +251,7 @@ int Shell::run_fd(int fd, const std::string& filename) {
     }
     if (pending.empty() && eof) break;
     po.first_line = line_no;
+    po.text_is_complete = eof;
     syntax::Parser parser(pending, po);
     auto item = parser.next();
     if (item.kind == syntax::Parser::Item::Kind::error && item.error.incomplete && !eof) {

@@ -180,11 +180,12 @@ std::vector<std::string> child_env(Shell& sh, const SimplePlan& p) {
   if (sh.gate && sh.gate->child_env) {
     // The profile's deny / force / pass apply to everything, prefixes included.
     std::vector<std::string> exported = sh.vars.environment();
-    for (auto& [n, v] : p.assigns) {
+    for (const auto& assign : p.assigns) {
+      const std::string& n = assign.first;  // (a lambda cannot capture a structured binding in clang 14)
       std::erase_if(exported, [&](const std::string& e) {
         return e.size() > n.size() && e[n.size()] == '=' && e.compare(0, n.size(), n) == 0;
       });
-      exported.push_back(n + "=" + v);
+      exported.push_back(n + "=" + assign.second);
     }
     return sh.gate->child_env->build(exported, sh.gate->always_env);
   }

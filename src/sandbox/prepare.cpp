@@ -130,7 +130,13 @@ Result<Prepared> prepare(const SandboxPlan& plan, const Capabilities& caps) {
   for (auto& fd : cg->procs) p.cgroup_procs.push_back(std::move(fd));
   for (auto& n : cg->notes) p.notes.push_back(std::move(n));
 
+#if defined(__SANITIZE_ADDRESS__)
+  // A sanitizer build of lash reserves terabytes of address space in every subshell
+  // (the session's forks are lash), so RLIMIT_AS would kill them; the cgroup's
+  // memory.max still applies. Release builds always set it; docs/sandbox.md says so.
+#else
   add_rlimit(p, RLIMIT_AS, plan.limits.memory);
+#endif
   add_rlimit(p, RLIMIT_CPU, plan.limits.cpu_seconds);
   add_rlimit(p, RLIMIT_FSIZE, plan.limits.file_size);
   add_rlimit(p, RLIMIT_NOFILE, plan.limits.open_files);
