@@ -191,6 +191,7 @@ int Shell::run_fd(int fd, const std::string& filename) {
   struct stat st;
   bool seekable = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && ::lseek(fd, 0, SEEK_CUR) >= 0;
   std::string pending;
+  size_t incomplete_at = 0;  // size of pending when it last parsed as incomplete
   bool eof = false;
   uint32_t line_no = 1;
   auto prompt = [&](const char* var) {
@@ -250,14 +251,22 @@ int Shell::run_fd(int fd, const std::string& filename) {
       continue;
     }
     if (pending.empty() && eof) break;
+    // A command still incomplete after 4 KiB is parsed again only when its text has
+    // doubled, so a huge compound command costs linear, not quadratic, parsing.
+    if (!eof && incomplete_at > 4096 && pending.size() < 2 * incomplete_at) {
+      read_more();
+      continue;
+    }
     po.first_line = line_no;
     po.text_is_complete = eof;
     syntax::Parser parser(pending, po);
     auto item = parser.next();
     if (item.kind == syntax::Parser::Item::Kind::error && item.error.incomplete && !eof) {
+      incomplete_at = pending.size();
       read_more();
       continue;
     }
+    incomplete_at = 0;
     size_t used = item.kind == syntax::Parser::Item::Kind::end ? pending.size() : parser.offset();
     if (item.kind == syntax::Parser::Item::Kind::end && !eof) {
       // Only blank lines or comments so far.
