@@ -235,7 +235,13 @@ TEST_CASE("resource limits: open files, file size, memory, CPU") {
   CHECK(s.out({"open-files", "40"}) == "ok");
   CHECK(s.in({"write-size", s.work / "big", std::to_string(2 << 20)}) == "EFBIG");
   CHECK(s.in({"write-size", s.work / "small", std::to_string(512 << 10)}) == "ok");
+#if defined(__SANITIZE_ADDRESS__)
+  // A sanitizer build of lash does not set RLIMIT_AS (docs/sandbox.md): only the
+  // release build can show the refusal; the allowance holds in both.
+  MESSAGE("max_memory (RLIMIT_AS) refusal not checked in a sanitizer build");
+#else
   CHECK(s.in({"alloc", "512"}) == "ENOMEM");
+#endif
   CHECK(s.out({"alloc", "512"}) == "ok");
   std::string burn = s.in({"run", probe_path(), "burn-cpu"});
   CHECK((burn == "signal:24" || burn == "signal:9"));  // SIGXCPU, then SIGKILL
