@@ -57,6 +57,7 @@ class DryWalker {
       maybe(l->condition);
       maybe(l->body);
     } else if (auto* f = std::get_if<ast::ForClause>(&c.v)) {
+      if (auto a = loop_variable_action(sh_, f->var)) add({*a}, false);
       maybe(f->body);
     } else if (auto* cs = std::get_if<ast::CaseClause>(&c.v)) {
       for (const auto& item : cs->items) maybe(item.body);

@@ -55,6 +55,18 @@ void env_action(Shell& sh, std::vector<PlannedAction>& out, const std::string& n
 // export/readonly/unset/local operands that touch exported variables.
 void builtin_env_actions(Shell& sh, const SimplePlan& p, std::vector<PlannedAction>& out) {
   const std::string& name = p.argv[0];
+  if (name == "read") {
+    // read NAME...: each NAME is assigned (-p takes the next word as its prompt).
+    for (size_t i = 1; i < p.argv.size(); ++i) {
+      if (p.argv[i] == "-p") {
+        ++i;
+        continue;
+      }
+      if (!p.argv[i].empty() && p.argv[i][0] == '-') continue;
+      if (syntax::is_name(p.argv[i])) env_action(sh, out, p.argv[i], policy::EnvOp::set, true);
+    }
+    return;
+  }
   bool is_export = name == "export", is_readonly = name == "readonly", is_unset = name == "unset",
        is_local = name == "local";
   if (!is_export && !is_readonly && !is_unset && !is_local) return;
@@ -132,6 +144,13 @@ std::string resolve_target_path(const std::string& path) {
     return d == "/" ? "/" + base : d + "/" + base;
   }
   return abs;
+}
+
+std::optional<PlannedAction> loop_variable_action(Shell& sh, const std::string& name) {
+  std::vector<PlannedAction> out;
+  env_action(sh, out, name, policy::EnvOp::set, true);
+  if (out.empty()) return std::nullopt;
+  return std::move(out.front());
 }
 
 std::vector<PlannedAction> plan_actions(Shell& sh, const SimplePlan& p) {

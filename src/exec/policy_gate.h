@@ -40,6 +40,9 @@ struct CheckedAction {
   policy::Decision decision;
 };
 
+// `for NAME in ...` assigns NAME: an action when NAME is exported.
+std::optional<PlannedAction> loop_variable_action(Shell& sh, const std::string& name);
+
 // Decides every action with the engine. The only caller of Engine::decide for
 // shell actions.
 std::vector<CheckedAction> check(const std::vector<PlannedAction>& actions, const policy::Engine& engine);
