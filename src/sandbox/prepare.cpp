@@ -118,7 +118,11 @@ Result<Prepared> prepare(const SandboxPlan& plan, const Capabilities& caps) {
       p.userns = std::move(ns->user);
       p.mntns = std::move(ns->mnt);
       std::string missing;
-      for (const auto& m : ns->missing) missing += (missing.empty() ? "" : ", ") + m;
+      for (const auto& m : ns->missing) {
+        // The session tmpdir is new and empty: it never holds a repository worth saying so.
+        if (!plan.tmpdir.empty() && m.compare(0, plan.tmpdir.size() + 1, plan.tmpdir + "/") == 0) continue;
+        missing += (missing.empty() ? "" : ", ") + m;
+      }
       if (!missing.empty())
         p.notes.push_back("filesystem.protect: not kept read-only because they do not exist yet: " + missing);
     }
