@@ -8,6 +8,7 @@
 
 #include <algorithm>
 
+#include "base/fileio.h"
 #include "base/strutil.h"
 #include "builtins/families.h"
 #include "exec/shell.h"
@@ -71,28 +72,6 @@ int bi_eval(Shell& sh, std::vector<std::string>& argv) {
   return sh.eval_string(text, sh.source_name);
 }
 
-bool read_file(const std::string& path, std::string& out, int& err) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
-    err = errno;
-    return false;
-  }
-  char buf[65536];
-  for (;;) {
-    ssize_t n = ::read(fd, buf, sizeof buf);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      err = errno;
-      ::close(fd);
-      return false;
-    }
-    if (n == 0) break;
-    out.append(buf, size_t(n));
-  }
-  ::close(fd);
-  return true;
-}
-
 int bi_dot(Shell& sh, std::vector<std::string>& argv) {
   if (argv.size() < 2) throw FatalError{".: filename argument required", 2};
   std::string path = argv[1];
@@ -113,8 +92,7 @@ int bi_dot(Shell& sh, std::vector<std::string>& argv) {
     path = found;
   }
   std::string text;
-  int err = 0;
-  if (!read_file(path, text, err)) throw FatalError{".: cannot open " + path + ": " + std::strerror(err), 2};
+  if (int err = read_whole_file(path, text)) throw FatalError{".: cannot open " + path + ": " + std::strerror(err), 2};
   if (sh.call_depth >= exec::kMaxCallDepth) throw FatalError{".: nesting limit reached", 2};
   std::vector<std::string> saved;
   bool new_params = argv.size() > 2;

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "base/fileio.h"
 #include "builtins/families.h"
 #include "exec/options.h"
 #include "exec/session.h"
@@ -156,17 +157,6 @@ void init_variables(Shell& sh) {
   if (!pwd_ok && ::getcwd(buf, sizeof buf)) sh.vars.set("PWD", buf);
 }
 
-bool read_all(int fd, std::string& out) {
-  char buf[65536];
-  for (;;) {
-    ssize_t n = ::read(fd, buf, sizeof buf);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return false;
-    if (n == 0) return true;
-    out.append(buf, size_t(n));
-  }
-}
-
 std::string lash_home(Shell& sh) {
   const std::string* h = sh.vars.get("LASH_HOME");
   if (h && !h->empty()) return *h;
@@ -177,12 +167,8 @@ std::string lash_home(Shell& sh) {
 // Login shells read the system login file, then the user's.
 void run_login_files(Shell& sh) {
   for (const std::string& path : {std::string(LASH_SYSTEM_DIR) + "/login", lash_home(sh) + "/login"}) {
-    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) continue;
     std::string text;
-    bool ok = read_all(fd, text);
-    ::close(fd);
-    if (!ok) continue;
+    if (lash::read_whole_file(path, text) != 0) continue;
     try {
       sh.run_text(text, path);
     } catch (const lash::exec::FatalError&) {
@@ -260,7 +246,7 @@ int main(int argc, char** argv) {
     }
     if (inv.dump_ast) {
       std::string text;
-      read_all(fd, text);
+      lash::read_all_fd(fd, text);
       return dump_ast(text, file);
     }
     int st = sh.run_fd(fd, file);

@@ -1,9 +1,7 @@
 #include "exec/dry_run.h"
 
-#include <fcntl.h>
-#include <unistd.h>
+#include "base/fileio.h"
 
-#include <cerrno>
 
 #include "exec/interp.h"
 #include "exec/plan.h"
@@ -114,7 +112,7 @@ class DryWalker {
         text += p.argv[i];
       }
     } else if (p.builtin->name == "." && p.argv.size() > 1) {
-      if (!read_small_file(p.argv[1], text)) return;
+      if (read_whole_file(p.argv[1], text, 1u << 20) != 0) return;
     } else {
       return;
     }
@@ -124,21 +122,6 @@ class DryWalker {
     auto parsed = syntax::parse(text, po);
     if (parsed.program) list(*parsed.program);
     --nested_;
-  }
-
-  static bool read_small_file(const std::string& path, std::string& out) {
-    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return false;
-    char buf[65536];
-    for (;;) {
-      ssize_t n = ::read(fd, buf, sizeof buf);
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) break;
-      out.append(buf, size_t(n));
-      if (out.size() > (1u << 20)) break;
-    }
-    ::close(fd);
-    return true;
   }
 
   // How a word is shown when its value is only known at run time: "$cmd", "$(...)".

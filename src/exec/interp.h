@@ -16,7 +16,7 @@ struct Interp {
   static int run_loop(Shell& sh, const ast::LoopClause& n);
   static int run_for(Shell& sh, const ast::ForClause& n);
   static int run_case(Shell& sh, const ast::CaseClause& n, bool tail);
-  static int run_subshell(Shell& sh, const ast::Subshell& n, bool tail);
+  static int run_subshell(Shell& sh, const ast::Subshell& n);
   static int run_background(Shell& sh, const ast::AndOr& ao);
   static int run_pipeline(Shell& sh, const ast::Pipeline& p);
 };

@@ -171,7 +171,7 @@ int Shell::eval_command(const ast::Command& c, bool tail) {
         if constexpr (std::is_same_v<T, ast::BraceGroup>) {
           st = node.body ? eval_list(*node.body, tail) : 0;
         } else if constexpr (std::is_same_v<T, ast::Subshell>) {
-          st = Interp::run_subshell(*this, node, tail);
+          st = Interp::run_subshell(*this, node);
         } else if constexpr (std::is_same_v<T, ast::IfClause>) {
           st = Interp::run_if(*this, node, tail);
         } else if constexpr (std::is_same_v<T, ast::LoopClause>) {
@@ -286,8 +286,7 @@ int Interp::run_case(Shell& sh, const ast::CaseClause& n, bool tail) {
   return 0;
 }
 
-int Interp::run_subshell(Shell& sh, const ast::Subshell& n, bool tail) {
-  (void)tail;
+int Interp::run_subshell(Shell& sh, const ast::Subshell& n) {
   pid_t pid = fork_subshell(sh, [] {}, [&] { return n.body ? sh.eval_list(*n.body, true) : 0; });
   return pid < 0 ? 2 : sh.wait_pid(pid);
 }

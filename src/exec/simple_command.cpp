@@ -10,6 +10,7 @@
 
 #include "base/strutil.h"
 #include "exec/interp.h"
+#include "base/fileio.h"
 #include "base/status.h"
 #include "exec/plan.h"
 #include "exec/policy_gate.h"
@@ -137,20 +138,11 @@ bool any_trap_set(const Shell& sh) {
 
 // A file that execve refused with ENOEXEC is a script for this shell.
 [[noreturn]] void run_as_script(Shell& sh, const SimplePlan& p) {
-  int fd = ::open(p.path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
-    sh.error(p.argv[0] + ": " + std::strerror(errno));
+  std::string text;
+  if (int err = read_whole_file(p.path, text)) {
+    sh.error(p.argv[0] + ": " + std::strerror(err));
     sh.child_exit(126);
   }
-  std::string text;
-  char buf[65536];
-  for (;;) {
-    ssize_t n = ::read(fd, buf, sizeof buf);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    text.append(buf, size_t(n));
-  }
-  ::close(fd);
   if (text.find('\0') != std::string::npos && text.find('\0') < 4096) {
     sh.error(p.argv[0] + ": cannot execute binary file");
     sh.child_exit(126);
