@@ -128,23 +128,48 @@ std::vector<pid_t> cgroup_pids(const std::string& dir) {
   return out;
 }
 
-void kill_and_remove(const std::vector<std::string>& dirs) {
+Result<void> join_session_cgroup(const SessionCgroup& cg) {
+  for (const unique_fd& fd : cg.procs) {
+    ssize_t n;
+    do n = write(fd.get(), "0", 1);  // "0" moves the writing process
+    while (n < 0 && errno == EINTR);
+    if (n != 1) return sys_error("cannot join the session cgroup", "", n < 0 ? errno : EIO);
+  }
+  return {};
+}
+
+bool cgroup_has(const std::string& dir, pid_t pid) {
+  for (pid_t p : cgroup_pids(dir))
+    if (p == pid) return true;
+  return false;
+}
+
+void kill_and_remove(const std::vector<std::string>& dirs, pid_t spare) {
+  std::vector<std::string> removable;
   for (const std::string& dir : dirs) {
     if (!exists(dir)) continue;
-    bool killed = exists(dir + "/cgroup.kill") && write_file(dir + "/cgroup.kill", "1").ok();
-    // Without cgroup.kill: freeze (v2) so nothing forks while we kill, then kill each.
-    bool frozen = !killed && exists(dir + "/cgroup.freeze") && write_file(dir + "/cgroup.freeze", "1").ok();
+    bool holds_spare = spare > 0 && cgroup_has(dir, spare);
+    bool killed = !holds_spare && exists(dir + "/cgroup.kill") && write_file(dir + "/cgroup.kill", "1").ok();
+    // Without cgroup.kill (or with lash inside): freeze (v2) so nothing forks while we
+    // kill, then kill each pid. A frozen lash could not go on, so not with lash inside.
+    bool frozen = !killed && !holds_spare && exists(dir + "/cgroup.freeze") &&
+                  write_file(dir + "/cgroup.freeze", "1").ok();
     for (int round = 0; round < 200; ++round) {
       auto pids = cgroup_pids(dir);
-      if (pids.empty()) break;
-      if (!killed)
-        for (pid_t p : pids) kill(p, SIGKILL);
+      bool others = false;
+      for (pid_t p : pids) {
+        if (p == spare) continue;
+        others = true;
+        if (!killed) kill(p, SIGKILL);
+      }
+      if (!others) break;
       sleep_ms(round < 20 ? 1 : 10);
     }
     if (frozen) (void)write_file(dir + "/cgroup.freeze", "0");
+    if (!holds_spare) removable.push_back(dir);
   }
   // Children before parents does not matter here: each dir is a leaf we created.
-  for (const std::string& dir : dirs) {
+  for (const std::string& dir : removable) {
     for (int round = 0; round < 50 && rmdir(dir.c_str()) != 0 && errno == EBUSY; ++round) sleep_ms(10);
   }
 }

@@ -1,7 +1,13 @@
-// The session cgroup: every process lash forks joins it before user code runs, so
+// The session cgroup: lash moves itself into it once when the sandbox is prepared, so
+// every process it forks afterwards is born inside it (no per-fork migration), and
 // processes that leave the process group (setsid, double fork) are still found and
 // killed at exit. cgroup v2 tracks and kills; pids/memory limits come from v2 where
 // those controllers are delegated, else from writable v1 controllers (hybrid hosts).
+//
+// Why lash joins rather than each child: every write to cgroup.procs takes the
+// kernel's cgroup_threadgroup_rwsem for writing, which waits for an RCU grace period
+// when none was taken recently (5-15 ms measured here). Paid per fork, that would
+// dominate the sandbox's cost; paid once at prepare, it is a session start-up cost.
 #pragma once
 #include <string>
 #include <vector>
@@ -16,7 +22,7 @@ namespace lash::sandbox {
 struct SessionCgroup {
   std::string v2_dir;                 // "" when no writable cgroup v2
   std::vector<std::string> v1_dirs;   // v1 pids / memory children we created
-  std::vector<unique_fd> procs;       // O_WRONLY|O_CLOEXEC cgroup.procs of each; the child writes "0"
+  std::vector<unique_fd> procs;       // O_WRONLY|O_CLOEXEC cgroup.procs of each (join_session_cgroup)
   bool pids_limited = false;          // pids.max is set somewhere
   bool memory_limited = false;        // memory.max / memory.limit_in_bytes is set somewhere
   std::vector<std::string> notes;     // fallbacks, to be said once
@@ -31,10 +37,18 @@ struct SessionCgroup {
 Result<SessionCgroup> create_session_cgroup(const Capabilities& caps, const Limits& limits,
                                             const std::string& name);
 
-// SIGKILL every process in the given cgroup directories (cgroup.kill where present,
-// else freeze + kill each pid), wait briefly for them to go, remove the directories.
-// Safe to call twice. Used at exit and by the watchdog.
-void kill_and_remove(const std::vector<std::string>& dirs);
+// Moves the calling process into every cgroup of the session ("0" to each procs fd).
+Result<void> join_session_cgroup(const SessionCgroup& cg);
+
+// SIGKILL every process in the given cgroup directories except SPARE (cgroup.kill
+// where SPARE is not a member, else kill each pid until none is left), wait briefly
+// for them to go, and remove the directories that no longer hold SPARE (a directory
+// lash is still in is removed by the watchdog once lash has exited). Safe to call
+// twice. SPARE = 0 spares nobody. Used at exit, at profile switch and by the watchdog.
+void kill_and_remove(const std::vector<std::string>& dirs, pid_t spare = 0);
+
+// True when PID is listed in DIR's cgroup.procs.
+bool cgroup_has(const std::string& dir, pid_t pid);
 
 // Pids currently in a cgroup directory (for tests and the fallback killer).
 std::vector<pid_t> cgroup_pids(const std::string& dir);

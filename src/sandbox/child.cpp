@@ -43,16 +43,6 @@ namespace {
 // allows 16, seccomp has an instruction budget).
 volatile sig_atomic_t g_sandboxed = 0;
 
-bool step_join_cgroup(const Prepared& p) {
-  for (const unique_fd& fd : p.cgroup_procs) {
-    ssize_t n;
-    do n = write(fd.get(), "0", 1);  // "0" moves the writing process
-    while (n < 0 && errno == EINTR);
-    if (n != 1) return false;
-  }
-  return true;
-}
-
 // setns(CLONE_NEWNS) moves root and cwd to the namespace's root: go back to lash's
 // cwd by name, so relative paths resolve inside the namespace (an fd to the old cwd
 // would keep the child in the host's mounts, beside the read-only binds).
@@ -221,14 +211,10 @@ void send_status(int fd, ChildStep step, int err, int index) {
   }
 }
 
-// enforcement.md "For every fork": join the session cgroup, (enter the session
-// namespaces: not yet), rlimits, NO_NEW_PRIVS, Landlock, seccomp last.
+// enforcement.md "For every fork": the session cgroup is inherited (lash is in it),
+// then the session namespaces, rlimits, capabilities, NO_NEW_PRIVS, Landlock, seccomp last.
 int apply_sandbox(const Prepared& p, const char* cwd, StatusRecord* rec) {
   if (g_sandboxed || !p.active()) return 0;
-  if (!step_join_cgroup(p)) {
-    *rec = StatusRecord{static_cast<int>(ChildStep::cgroup), errno, -1};
-    return -1;
-  }
   if (!step_namespaces(p, cwd)) {
     *rec = StatusRecord{static_cast<int>(ChildStep::namespaces), errno, -1};
     return -1;

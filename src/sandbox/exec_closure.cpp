@@ -140,7 +140,16 @@ bool parse_elf64(const File& f, ElfInfo& info, std::string& problem) {
   }
   uint64_t strtab = 0;
   if (!vaddr_to_off(ph, strtab_va, strtab)) return problem = "dynamic string table not in a segment", false;
-  auto str = [&](uint64_t i) { return i < strsz ? f.cstr(strtab + i) : std::string(); };
+  // One read of the whole table (a few KB) instead of one per string.
+  if (strsz > (1u << 20)) return problem = "oversized dynamic string table", false;
+  std::string table(static_cast<size_t>(strsz), '\0');
+  if (!table.empty() && !f.read(strtab, table.data(), table.size()))
+    return problem = "truncated dynamic string table", false;
+  auto str = [&](uint64_t i) {
+    if (i >= table.size()) return std::string();
+    size_t end = table.find('\0', static_cast<size_t>(i));
+    return end == std::string::npos ? std::string() : table.substr(static_cast<size_t>(i), end - i);
+  };
   for (auto i : needed) info.needed.push_back(str(i));
   for (auto i : rpath)
     for (auto& d : split_colon(str(i))) info.rpath.push_back(d);
@@ -205,7 +214,10 @@ class Resolver {
   explicit Resolver(ExecClosure& out) : out_(out), dirs_(library_search_dirs()) {}
 
   void add(const std::string& path, ExecFile::Role role, const std::string& by) {
-    std::string r = real(path);
+    // Most programs name the same few libraries by the same paths: resolve each
+    // spelling once (realpath costs a readlink per component).
+    auto memo = real_of_.find(path);
+    std::string r = memo != real_of_.end() ? memo->second : (real_of_[path] = real(path));
     if (r.empty()) {
       out_.problems.push_back(path + (by.empty() ? "" : " (needed by " + by + ")") + ": not found");
       return;
@@ -231,24 +243,49 @@ class Resolver {
  private:
   void add_library(const std::string& name, const ElfInfo& info, const std::string& by) {
     if (name.find('/') != std::string::npos) return add(name, ExecFile::Role::library, by);
-    std::vector<std::string> search;
     std::string origin = dirname_of(by);
+    std::vector<std::string> own;  // this object's RPATH/RUNPATH, searched first
     if (info.runpath.empty())
-      for (auto& d : info.rpath) search.push_back(expand_origin(d, origin));
-    for (auto& d : info.runpath) search.push_back(expand_origin(d, origin));
-    search.insert(search.end(), dirs_.begin(), dirs_.end());
-    for (const auto& d : search) {
-      std::string cand = d + "/" + name;
-      struct stat st;
-      if (stat(cand.c_str(), &st) == 0 && S_ISREG(st.st_mode)) return add(cand, ExecFile::Role::library, by);
+      for (auto& d : info.rpath) own.push_back(expand_origin(d, origin));
+    for (auto& d : info.runpath) own.push_back(expand_origin(d, origin));
+    for (const auto& d : own)
+      if (std::string cand = d + "/" + name; is_regular(cand)) return add(cand, ExecFile::Role::library, by);
+    // The default search does not depend on who asks: one lookup per name.
+    auto memo = default_lookup_.find(name);
+    if (memo == default_lookup_.end()) {
+      std::string found;
+      for (const auto& d : dirs_)
+        if (std::string cand = d + "/" + name; is_regular(cand)) {
+          found = cand;
+          break;
+        }
+      memo = default_lookup_.emplace(name, found).first;
     }
+    if (!memo->second.empty()) return add(memo->second, ExecFile::Role::library, by);
     out_.problems.push_back(name + " (needed by " + by + "): not found");
+  }
+
+  static bool is_regular(const std::string& p) {
+    struct stat st;
+    return stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode);
   }
 
   ExecClosure& out_;
   std::vector<std::string> dirs_;
   std::map<std::string, size_t> seen_;
+  std::map<std::string, std::string> real_of_;         // spelling -> realpath ("" if none)
+  std::map<std::string, std::string> default_lookup_;  // soname -> path in dirs_ ("" if none)
 };
+
+// The entry names of DIR, read once (a stat per candidate would cost more).
+std::set<std::string> entry_names(const std::string& dir) {
+  std::set<std::string> out;
+  DIR* d = opendir(dir.c_str());
+  if (!d) return out;
+  while (dirent* e = readdir(d)) out.insert(e->d_name);
+  closedir(d);
+  return out;
+}
 
 }  // namespace
 
@@ -269,15 +306,21 @@ ExecClosure resolve_exec_closure(const std::vector<std::string>& programs) {
   ExecClosure out;
   Resolver r(out);
   for (const auto& p : programs) r.add(p, ExecFile::Role::program, "");
+  // Each parent is listed once; only names found there are stat'ed.
+  std::map<std::string, std::set<std::string>> subdirs;
+  for (const char* parent : {"/usr/lib", "/usr/lib/x86_64-linux-gnu", "/usr/libexec", "/usr/local/lib"})
+    subdirs[parent] = entry_names(parent);
   std::set<std::string> seen;
   for (const ExecFile& f : out.files) {
     if (f.role == ExecFile::Role::library) continue;
     std::string name = f.path.substr(f.path.rfind('/') + 1);
     std::string unversioned = name.substr(0, name.find('.'));
-    for (const std::string& d : {"/usr/lib/" + name, "/usr/lib/" + unversioned, "/usr/lib/x86_64-linux-gnu/" + name,
-                                 "/usr/libexec/" + name, "/usr/local/lib/" + name}) {
+    for (const auto& [parent, leaf] : {std::pair<std::string, std::string>{"/usr/lib", name}, {"/usr/lib", unversioned},
+                                       {"/usr/lib/x86_64-linux-gnu", name}, {"/usr/libexec", name},
+                                       {"/usr/local/lib", name}}) {
+      std::string d = parent + "/" + leaf;
       struct stat st;
-      if (stat(d.c_str(), &st) == 0 && S_ISDIR(st.st_mode) && seen.insert(d).second)
+      if (subdirs[parent].count(leaf) && stat(d.c_str(), &st) == 0 && S_ISDIR(st.st_mode) && seen.insert(d).second)
         out.data_dirs.push_back({d, ExecFile::Role::library, f.path});
     }
   }

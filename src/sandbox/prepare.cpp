@@ -131,7 +131,6 @@ Result<Prepared> prepare(const SandboxPlan& plan, const Capabilities& caps) {
   auto cg = create_session_cgroup(caps, plan.limits, "lash-" + std::to_string(getpid()));
   if (!cg) return cleanup_on_error(cg.error());
   p.cgroup_dirs = cg->dirs();
-  for (auto& fd : cg->procs) p.cgroup_procs.push_back(std::move(fd));
   for (auto& n : cg->notes) p.notes.push_back(std::move(n));
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -155,13 +154,17 @@ Result<Prepared> prepare(const SandboxPlan& plan, const Capabilities& caps) {
     if (!w) return cleanup_on_error(w.error());
     p.watchdog = std::move(w->pipe);
   }
+  // Last, after every helper above was forked outside it: from here on lash and all
+  // it forks are in the session cgroup.
+  if (auto r = join_session_cgroup(cg.value()); !r) return cleanup_on_error(r.error());
   return p;
 }
 
 void kill_all(Prepared& p) {
-  kill_and_remove(p.cgroup_dirs);
+  // lash is in the cgroups itself: everything else dies now; the directories lash
+  // is still in are removed by the watchdog once lash has exited.
+  kill_and_remove(p.cgroup_dirs, getpid());
   p.cgroup_dirs.clear();
-  p.cgroup_procs.clear();
   if (!p.tmpdir.empty()) remove_tree(p.tmpdir);
   p.tmpdir.clear();
   p.watchdog.reset();  // the watchdog wakes, finds nothing left, and exits

@@ -1,5 +1,7 @@
 // What the session prepared once for its sandbox (ruleset fd, seccomp program,
 // cgroup, limits). The shell core launches with an empty Prepared: plain fork/exec.
+// Children need no cgroup step: prepare() moved lash itself into the session cgroup,
+// and a fork is born in its parent's cgroup.
 // prepare() (prepare.h) fills it from a SandboxPlan; child.cpp applies it after fork.
 #pragma once
 #include <linux/filter.h>
@@ -20,7 +22,6 @@ struct RlimitSetting {
 
 struct Prepared {
   // ---- applied in every child, in this order (child.cpp) ----
-  std::vector<unique_fd> cgroup_procs;  // each child writes "0" to join before user code
   unique_fd userns, mntns;              // session namespaces (protect binds); entered with setns
   std::vector<RlimitSetting> rlimits;
   bool drop_caps = false;               // drop the escape-prone capabilities (root sessions)
@@ -38,7 +39,7 @@ struct Prepared {
 
   // True when a child has anything to apply.
   bool active() const {
-    return !cgroup_procs.empty() || mntns.valid() || !rlimits.empty() || drop_caps || no_new_privs || landlock.valid() ||
+    return mntns.valid() || !rlimits.empty() || drop_caps || no_new_privs || landlock.valid() ||
            !seccomp.empty() || close_fds;
   }
 };

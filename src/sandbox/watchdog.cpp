@@ -38,7 +38,21 @@ void remove_entries(int dfd) {
   closedir(d);
 }
 
-[[noreturn]] void watchdog_main(int pipe_r, int lash_pidfd, const std::vector<std::string>& dirs,
+bool lash_alive(int pidfd, pid_t lash) {
+  if (pidfd >= 0) {
+    struct pollfd p = {pidfd, POLLIN, 0};
+    return poll(&p, 1, 0) == 0;  // readable once lash has exited
+  }
+  return kill(lash, 0) == 0 || errno == EPERM;
+}
+
+bool lash_inside(const std::vector<std::string>& dirs, pid_t lash) {
+  for (const auto& d : dirs)
+    if (cgroup_has(d, lash)) return true;
+  return false;
+}
+
+[[noreturn]] void watchdog_main(int pipe_r, int lash_pidfd, pid_t lash, const std::vector<std::string>& dirs,
                                 const std::string& tmpdir) {
   setsid();
   prctl(PR_SET_NAME, "lash-watchdog", 0, 0, 0);
@@ -65,8 +79,17 @@ void remove_entries(int dfd) {
     if (n < 0 && errno == EINTR) continue;
     break;
   }
-  kill_and_remove(dirs);
-  if (!tmpdir.empty()) remove_tree(tmpdir);
+  int pidfd = b >= 0 ? 4 : -1;
+  // EOF with lash alive: lash ended the session itself (kill_all), exec'd a program in
+  // place, or retired this sandbox at a profile switch. lash lives in the session
+  // cgroup, so the directories can go only once it has exited or moved on; an exec'd
+  // program keeps the session (and its limits) until it exits.
+  while (lash_alive(pidfd, lash) && lash_inside(dirs, lash)) {
+    struct pollfd p = {pidfd, POLLIN, 0};
+    if (pidfd < 0 || poll(&p, 1, 200) < 0) usleep(200000);
+  }
+  kill_and_remove(dirs, lash_alive(pidfd, lash) ? lash : 0);
+  if (!tmpdir.empty() && !lash_alive(pidfd, lash)) remove_tree(tmpdir);
   _exit(0);
 }
 
@@ -88,9 +111,10 @@ Result<Watchdog> start_watchdog(std::vector<std::string> dirs, std::string tmpdi
   if (mid < 0) return sys_error("cannot start the session watchdog", "", errno);
   if (mid == 0) {
     w.reset();
-    int lash_pidfd = static_cast<int>(syscall(SYS_pidfd_open, getppid(), 0));  // -1 before 5.3
+    pid_t lash = getppid();
+    int lash_pidfd = static_cast<int>(syscall(SYS_pidfd_open, lash, 0));  // -1 before 5.3
     pid_t pid = fork_helper();
-    if (pid == 0) watchdog_main(r.get(), lash_pidfd, dirs, tmpdir);
+    if (pid == 0) watchdog_main(r.get(), lash_pidfd, lash, dirs, tmpdir);
     _exit(pid < 0 ? 1 : 0);
   }
   int ws = 0;

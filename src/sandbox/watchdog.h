@@ -1,6 +1,8 @@
 // A tiny process forked at session start that outlives lash only to clean up: it
-// waits for EOF on a pipe whose write end only lash holds, then kills the session
-// cgroup and removes it and the session tmpdir. So a SIGKILLed lash leaves nothing.
+// waits for lash to exit (pidfd) or to close the pipe, then kills the session cgroup
+// and removes it and the session tmpdir. So a SIGKILLed lash leaves nothing. lash
+// itself lives in the session cgroup (cgroup.h), so after EOF the watchdog waits until
+// lash has exited or left the cgroup before it kills and removes; it never kills lash.
 #pragma once
 #include <string>
 #include <vector>

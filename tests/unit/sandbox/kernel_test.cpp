@@ -229,6 +229,9 @@ TEST_CASE("resource limits: open files, file size, memory, CPU") {
   o.limits.file_size = 1 << 20;
   o.limits.memory = 256ull << 20;
   o.limits.cpu_seconds = 1;
+  // The allow twin runs before the session exists: prepare() moves this process into
+  // the session cgroup, whose memory limit would then bind the twin too.
+  CHECK(run_probe(Prepared{}, {"alloc", "512"}) == "ok");
   Session s(o);
   CHECK(s.in({"rlimit", "nofile"}) == "32");
   CHECK(s.in({"open-files", "40"}) == "EMFILE");
@@ -242,7 +245,6 @@ TEST_CASE("resource limits: open files, file size, memory, CPU") {
 #else
   CHECK(s.in({"alloc", "512"}) == "ENOMEM");
 #endif
-  CHECK(s.out({"alloc", "512"}) == "ok");
   std::string burn = s.in({"run", probe_path(), "burn-cpu"});
   CHECK((burn == "signal:24" || burn == "signal:9"));  // SIGXCPU, then SIGKILL
 }
@@ -254,26 +256,53 @@ TEST_CASE("max_processes stops a fork bomb, also as root (cgroup pids)") {
   }
   PlanOptions o;
   o.limits.processes = 20;
+  CHECK(run_probe(Prepared{}, {"fork-bomb", "50"}) == "ok");  // the twin, before this process joins
   Session s(o);
   CHECK(s.in({"fork-bomb", "50"}) == "EAGAIN");
-  CHECK(s.out({"fork-bomb", "50"}) == "ok");
   CHECK(s.in({"fork-bomb", "5"}) == "ok");
 }
 
-TEST_CASE("children join the session cgroup; kill_all kills a setsid double-forked process") {
+TEST_CASE("lash and its children are in the session cgroup; kill_all kills a setsid double-forked process") {
   if (!caps().cgroup2_writable) {
     MESSAGE("no writable cgroup v2 here");
     return;
   }
-  Session s;
-  std::string cg = s.in({"cgroup"});
-  CHECK(cg.find("/lash-" + std::to_string(getpid())) != std::string::npos);
-  pid_t escaped = std::atoi(s.in({"detach-sleeper"}).c_str());
+  // A fake lash in a fork: prepare() moves the preparing process into the cgroup,
+  // and its directories go only after it has exited.
+  TempDir work("cg");
+  int p[2];
+  REQUIRE(pipe(p) == 0);
+  pid_t fake_lash = fork();
+  if (fake_lash == 0) {
+    close(p[0]);
+    auto prep = prepare(make_plan(work.path, {}, caps()), caps());
+    if (!prep) _exit(3);
+    std::string child_cg = run_probe(*prep, {"cgroup"});
+    std::string escaped = run_probe(*prep, {"detach-sleeper"});
+    std::string dir = prep->cgroup_dirs.empty() ? "-" : prep->cgroup_dirs[0];
+    bool self_inside = cgroup_has(dir, getpid());
+    kill_all(*prep);  // must not kill this process: the message below is only sent if it did not
+    std::string msg = child_cg + " " + escaped + " " + dir + " " + (self_inside ? "inside" : "outside") + "\n";
+    (void)!write(p[1], msg.data(), msg.size());
+    _exit(0);
+  }
+  close(p[1]);
+  char buf[1024] = {};
+  ssize_t n = read(p[0], buf, sizeof buf - 1);
+  close(p[0]);
+  REQUIRE(n > 0);
+  std::string child_cg, pid_text, dir, flags;
+  std::istringstream(buf) >> child_cg >> pid_text >> dir >> flags;
+  int ws = 0;
+  waitpid(fake_lash, &ws, 0);
+  CHECK(WIFEXITED(ws));
+  CHECK(child_cg.find("/lash-" + std::to_string(fake_lash)) != std::string::npos);
+  CHECK(flags == "inside");
+  pid_t escaped = std::atoi(pid_text.c_str());
   REQUIRE(escaped > 0);
-  CHECK(alive(escaped));
-  kill_all(s.prep);
   CHECK(wait_gone(escaped));
-  for (const auto& d : s.prep.cgroup_dirs) CHECK(access(d.c_str(), F_OK) != 0);
+  for (int i = 0; i < 300 && access(dir.c_str(), F_OK) == 0; ++i) usleep(10000);
+  CHECK(access(dir.c_str(), F_OK) != 0);  // removed by the watchdog once the fake lash exited
 }
 
 TEST_CASE("the watchdog cleans up when lash is SIGKILLed") {

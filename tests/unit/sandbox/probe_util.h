@@ -20,6 +20,7 @@
 #include "sandbox/prepare.h"
 #include "sandbox/watchdog.h"
 #include "sandbox/broker.h"
+#include "sandbox/cgroup.h"
 #include "sandbox/session_sandbox.h"
 
 #ifndef LASH_PROBE_PATH
