@@ -22,6 +22,7 @@
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <termios.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -297,6 +298,112 @@ int detach_sleeper() {
   return 0;
 }
 
+// --- subcommands added for tests/integration/sandbox/escape_matrix.py ---
+
+// "ok" when the file is readable and contains NEEDLE, "absent" when it is readable
+// but does not, else the errno of the open or read.
+int grep_file(const char* path, const char* needle) {
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return token(errno);
+  std::string data;
+  char buf[4096];
+  for (;;) {
+    ssize_t n = read(fd, buf, sizeof buf);
+    if (n < 0) {
+      int e = errno;
+      close(fd);
+      return token(e);
+    }
+    if (n == 0 || data.size() > (1u << 20)) break;
+    data.append(buf, static_cast<size_t>(n));
+  }
+  close(fd);
+  if (data.find(needle) == std::string::npos) return puts("absent"), 0;
+  return token(0);
+}
+
+// A real io_uring_setup (the old "io-uring" passes no params and gets EFAULT when
+// io_uring is allowed).
+int io_uring_real() {
+  unsigned char params[120] = {};  // struct io_uring_params, zeroed
+  long fd = syscall(SYS_io_uring_setup, 4, params);
+  if (fd < 0) return token(errno);
+  close(static_cast<int>(fd));
+  return token(0);
+}
+
+// Mount a tmpfs on DIR and unmount it again at once.
+int mount_at(const char* dir) {
+  if (mount("none", dir, "tmpfs", 0, nullptr) != 0) return token(errno);
+  umount2(dir, MNT_DETACH);
+  return token(0);
+}
+
+// Burn N seconds of CPU time, then "ok" (RLIMIT_CPU kills it before).
+int cpu_seconds(long n) {
+  for (;;) {
+    timespec t{};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    if (t.tv_sec >= n) return token(0);
+    for (volatile int i = 0; i < 1000000; ++i) {
+    }
+  }
+}
+
+// setxattr user.lash_probe on P.
+int set_xattr(const char* path) {
+  return result(syscall(SYS_setxattr, path, "user.lash_probe", "1", 1, 0));
+}
+
+// utimensat: set P's times to the epoch.
+int set_utime(const char* path) {
+  timespec ts[2] = {{0, 0}, {0, 0}};
+  return result(utimensat(AT_FDCWD, path, ts, 0));
+}
+
+// Read fd N: "ok" when something could be read from it.
+int read_fd(int fd) {
+  char c;
+  ssize_t n = read(fd, &c, 1);
+  if (n < 0) return token(errno);
+  if (n == 0) return puts("eof"), 0;
+  return token(0);
+}
+
+// Copy file P into a memfd and execute it with ARGS: "ok" when execveat succeeded.
+int memfd_exec_file(const char* path, char** args) {
+  int src = open(path, O_RDONLY | O_CLOEXEC);
+  if (src < 0) return token(errno);
+  int fd = static_cast<int>(syscall(SYS_memfd_create, "probe", 0));
+  if (fd < 0) return token(errno);
+  char buf[65536];
+  for (;;) {
+    ssize_t n = read(src, buf, sizeof buf);
+    if (n < 0) return token(errno);
+    if (n == 0) break;
+    if (write(fd, buf, static_cast<size_t>(n)) != n) return token(errno);
+  }
+  close(src);
+  int p[2];
+  if (pipe2(p, O_CLOEXEC) != 0) return token(errno);
+  pid_t pid = fork();
+  if (pid == 0) {
+    int nul = open("/dev/null", O_RDWR);
+    dup2(nul, 0);
+    dup2(nul, 1);
+    dup2(nul, 2);
+    syscall(SYS_execveat, fd, "", args, environ, AT_EMPTY_PATH);
+    int e = errno;
+    (void)!write(p[1], &e, sizeof e);
+    _exit(127);
+  }
+  close(p[1]);
+  int e = 0;
+  ssize_t n = read(p[0], &e, sizeof e);
+  waitpid(pid, nullptr, 0);
+  return token(n == static_cast<ssize_t>(sizeof e) ? e : 0);
+}
+
 int usage() {
   fputs("usage: lash-probe open-read P | open-write P | append P | truncate P | exec P [ARG..] |\n"
         "  run P [ARG..] |\n"
@@ -304,7 +411,9 @@ int usage() {
         "  connect HOST PORT | bind PORT | unix-connect P | abstract-connect NAME |\n"
         "  kill PID [SIG] | ptrace PID | memfd-exec | tiocsti | userns | mount | io-uring |\n"
         "  env NAME | rlimit as|cpu|fsize|nofile|nproc | fork-bomb N | fds | alloc MIB |\n"
-        "  write-size P BYTES | open-files N | detach-sleeper | cgroup | burn-cpu\n",
+        "  write-size P BYTES | open-files N | detach-sleeper | cgroup | burn-cpu |\n"
+        "  grep P NEEDLE | io-uring-setup | mount-at DIR | cpu-seconds N | setxattr P |\n"
+        "  utime P | read-fd N | memfd-exec-file P [ARG..]\n",
         stderr);
   return 2;
 }
@@ -371,6 +480,14 @@ int main(int argc, char** argv) {
     fclose(f);
     return 0;
   }
+  if (cmd == "grep" && need(2)) return grep_file(argv[2], argv[3]);
+  if (cmd == "io-uring-setup") return io_uring_real();
+  if (cmd == "mount-at" && need(1)) return mount_at(argv[2]);
+  if (cmd == "cpu-seconds" && need(1)) return cpu_seconds(atol(argv[2]));
+  if (cmd == "setxattr" && need(1)) return set_xattr(argv[2]);
+  if (cmd == "utime" && need(1)) return set_utime(argv[2]);
+  if (cmd == "read-fd" && need(1)) return read_fd(atoi(argv[2]));
+  if (cmd == "memfd-exec-file" && need(2)) return memfd_exec_file(argv[2], argv + 3);
   if (cmd == "burn-cpu") {
     unsigned long i = 0;
     for (;;) asm volatile("" : "+r"(i));

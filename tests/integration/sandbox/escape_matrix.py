@@ -1,0 +1,1083 @@
+#!/usr/bin/env python3
+"""The escape matrix: some 60 sandbox escape attempts through the real lash binary.
+
+Each row is one attempt. It runs twice, each time in a fresh temporary tree (a
+workspace, a directory "outside" the grants holding a secret, HOME, LASH_HOME):
+
+  * under the restricting profile `escape` (written below; an allowlist, the workspace
+    writable, protect, resource limits, denied variables, no network ports but 443),
+    where the attempt must be refused, and
+  * under the `default` profile (the twin), where the very same command must succeed;
+    a row whose twin does not succeed cannot detect an escape and fails the test.
+
+An attempt counts as let through when its own token says so ("ok"), when the secret's
+content (or a hidden name, a variable's value) shows up in the output, when anything
+outside the grants changed (the outside directory, HOME, /etc test file, the
+workspace's .git), or when a process it targeted or left behind is in the wrong state.
+
+Most rows run the attempt from an allowlisted program (lash-probe, sh, python3), which
+the shell's policy layer does not inspect: they test the kernel layer, as a script
+that skips the policy layer would. Rows marked "policy" go through the shell.
+
+  escape_matrix.py --lash build/lash --probe build/tests/helpers/lash-probe
+      [--runner lash|bwrap|firejail] [--only ID,ID] [--json FILE] [-v]
+
+Exit: 0 nothing let through, 1 something let through or a broken row, 77 skipped
+(a kernel feature missing; LASH_MUST_ENFORCE=1 turns that into 1).
+Other runners (bwrap, firejail) are informational: tests/bench/escape_peers.sh.
+"""
+
+import argparse
+import ctypes
+import fcntl
+import hashlib
+import json
+import os
+import shlex
+import shutil
+import signal
+import socket
+import stat
+import subprocess
+import sys
+import tempfile
+import termios
+import time
+
+SKIP = 77
+SECRET_MARK = "SECRET-b7c41e"      # content of the secret files
+HIDDEN_NAME = "hidden-name-5d2a90"  # a file name only a directory read reveals
+ENV_MARK = "envsecret-3f9e1c"       # value of a denied variable in lash's environment
+CMD_MARK = "cmdline-mark-8e07d4"    # an argument of lash itself
+OTHER_MARK = "other-proc-41c3aa"    # environment value of a process outside
+LIMITS = {"max_memory": "256M", "max_cpu_seconds": 1, "max_file_size": "1M",
+          "max_processes": 32, "max_open_files": 64}
+NO_CGROUP = "no writable cgroup v2"
+PY = "/usr/bin/python3"
+LDSO = "/lib64/ld-linux-x86-64.so.2"
+FORBIDDEN = "/usr/bin/id"           # a program on no allowlist
+ALLOWED_PORT = 443
+
+
+def q(s):
+    return shlex.quote(str(s))
+
+
+# --------------------------------------------------------------------------- context
+
+class Ctx:
+    """One fresh tree for one run of one row."""
+
+    def __init__(self, args, runner):
+        self.args = args
+        self.runner = runner
+        self.probe = args.probe
+        self.base = tempfile.mkdtemp(prefix="lash-escape.")
+        os.chmod(self.base, 0o755)
+        for sub in ("work", "outside", "home", "lash_home/profiles", "tmp",
+                    "etc_lash", "outside/secretdir"):
+            os.makedirs(os.path.join(self.base, sub), exist_ok=True)
+        self.work = os.path.join(self.base, "work")
+        self.outside = os.path.join(self.base, "outside")
+        self.home = os.path.join(self.base, "home")
+        self.secret = os.path.join(self.outside, "secret")
+        self.secretdir = os.path.join(self.outside, "secretdir")
+        write(self.secret, "echo %s\n" % SECRET_MARK, 0o644)
+        write(os.path.join(self.secretdir, HIDDEN_NAME), "x\n", 0o644)
+        write(os.path.join(self.home, ".profile"), "# user's login script\n", 0o644)
+        write(os.path.join(self.work, "mine"), "mine\n", 0o644)
+        make_git_dir(self.work)
+        write_profile(os.path.join(self.base, "lash_home/profiles/escape.profile"),
+                      self.probe)
+        # by name: a .git moved away and rebuilt shows as a change of these paths
+        self.watched = [self.outside, self.home, os.path.join(self.work, ".git/hooks"),
+                        os.path.join(self.work, ".git/config")]
+        self.procs = []       # Popen objects to kill at teardown
+        self.socks = []       # listening sockets to close
+        self.marks = []       # cmdline markers of processes to kill at teardown
+        self.extra_files = []  # files outside the tree to remove at teardown
+        self.pass_fds = ()
+        self.env_extra = {}
+        self.tty = None
+        self.sleeper = None
+        self.port = None
+        self.snap = None
+
+    # processes and sockets outside the sandbox, started before the runner
+    def start_sleeper(self):
+        env = {"PATH": "/usr/bin:/bin", "OTHER_SECRET": OTHER_MARK}
+        self.sleeper = subprocess.Popen(
+            ["sleep-" + OTHER_MARK, "300"], executable="/usr/bin/sleep",
+            cwd=self.outside, env=env, stdin=subprocess.DEVNULL, start_new_session=True,
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.procs.append(self.sleeper)
+        # wait until it is sleep (not yet python's fork)
+        for _ in range(200):
+            try:
+                with open("/proc/%d/cmdline" % self.sleeper.pid, "rb") as f:
+                    if OTHER_MARK.encode() in f.read():
+                        break
+            except OSError:
+                pass
+            time.sleep(0.005)
+        return self.sleeper.pid
+
+    def listen_tcp(self):
+        s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        s.bind(("127.0.0.1", 0))
+        s.listen(16)
+        self.socks.append(s)
+        self.port = s.getsockname()[1]
+        return self.port
+
+    def listen_unix(self, path=None, abstract=None):
+        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        if abstract:
+            s.bind("\0" + abstract)
+        else:
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            s.bind(path)
+        s.listen(16)
+        self.socks.append(s)
+
+    def snapshot(self):
+        return snapshot(self.watched + self.extra_files)
+
+    def teardown(self):
+        for p in self.procs:
+            try:
+                os.killpg(p.pid, signal.SIGKILL)  # started with a session of its own
+            except OSError:
+                pass
+            try:
+                p.kill()
+                p.wait(timeout=5)
+            except Exception:
+                pass
+        for m in self.marks:
+            for pid in find_marked(m):
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except OSError:
+                    pass
+        for s in self.socks:
+            s.close()
+        if self.tty is not None:
+            for fd in self.tty:
+                try:
+                    os.close(fd)
+                except OSError:
+                    pass
+        for fd in self.pass_fds:
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+        for f in self.extra_files:
+            try:
+                os.unlink(f)
+            except OSError:
+                pass
+        for dirpath, dirnames, _ in os.walk(self.base):
+            for d in dirnames:
+                try:
+                    os.chmod(os.path.join(dirpath, d), 0o700)
+                except OSError:
+                    pass
+        shutil.rmtree(self.base, ignore_errors=True)
+
+
+def write(path, text, mode=0o644):
+    with open(path, "w") as f:
+        f.write(text)
+    os.chmod(path, mode)
+
+
+def make_git_dir(work):
+    """A minimal repository: enough for git and for protect (.git/hooks, .git/config)."""
+    g = os.path.join(work, ".git")
+    for d in ("hooks", "objects/info", "objects/pack", "refs/heads", "refs/tags", "info"):
+        os.makedirs(os.path.join(g, d), exist_ok=True)
+    write(os.path.join(g, "HEAD"), "ref: refs/heads/main\n")
+    write(os.path.join(g, "config"),
+          "[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = false\n")
+    write(os.path.join(g, "hooks", "pre-commit.sample"), "#!/bin/sh\nexit 0\n", 0o755)
+
+
+def write_profile(path, probe):
+    lim = LIMITS
+    text = f"""# The escape matrix's restricting profile (tests/integration/sandbox).
+[profile]
+description = escape matrix: allowlist, workspace writable, protect, limits
+
+[process]
+spawn_any = false
+spawn_allowlist = {probe},
+    sh, dash, {PY}, cat, cp, mv, rm, ln, mkdir, touch, chmod, sleep, git
+
+[filesystem]
+include_workdir = true
+tmpdir = session
+system_paths = true
+
+[network]
+allow_ports = {ALLOWED_PORT}
+block_all_others = true
+
+[resources]
+max_memory = {lim['max_memory']}
+max_cpu_seconds = {lim['max_cpu_seconds']}
+max_file_size = {lim['max_file_size']}
+max_processes = {lim['max_processes']}
+max_open_files = {lim['max_open_files']}
+
+[environment]
+deny = LD_*, BASH_ENV, ENV, ESCAPE_SECRET
+mutation = true
+
+[capabilities]
+file_redirect = true
+"""
+    write(path, text)
+
+
+def snapshot(paths):
+    """Names, types, modes, times, sizes, contents and user xattrs under paths."""
+    out = {}
+
+    def one(p):
+        try:
+            st = os.lstat(p)
+        except OSError:
+            out[p] = None
+            return
+        entry = [stat.S_IFMT(st.st_mode), stat.S_IMODE(st.st_mode), st.st_mtime_ns,
+                 st.st_size]
+        if stat.S_ISREG(st.st_mode):
+            try:
+                with open(p, "rb") as f:
+                    entry.append(hashlib.sha256(f.read()).hexdigest())
+            except OSError as e:
+                entry.append("unreadable:%d" % e.errno)
+        elif stat.S_ISLNK(st.st_mode):
+            entry.append(os.readlink(p))
+        try:
+            entry.append(sorted(os.listxattr(p, follow_symlinks=False)))
+        except OSError:
+            pass
+        out[p] = entry
+
+    for root in paths:
+        one(root)
+        if os.path.isdir(root) and not os.path.islink(root):
+            for dirpath, dirnames, filenames in os.walk(root):
+                for n in dirnames + filenames:
+                    one(os.path.join(dirpath, n))
+    return out
+
+
+def diff_snap(a, b):
+    changed = []
+    for k in sorted(set(a) | set(b)):
+        if a.get(k) != b.get(k):
+            changed.append(k)
+    return changed
+
+
+def find_marked(mark):
+    pids = []
+    m = mark.encode()
+    for d in os.listdir("/proc"):
+        if not d.isdigit() or int(d) == os.getpid():
+            continue
+        try:
+            with open("/proc/%s/cmdline" % d, "rb") as f:
+                if m in f.read():
+                    pids.append(int(d))
+        except OSError:
+            pass
+    return pids
+
+
+def alive(pid):
+    try:
+        with open("/proc/%d/stat" % pid) as f:
+            state = f.read().rsplit(")", 1)[1].split()[0]
+        return state not in ("Z", "X")
+    except (OSError, IndexError):
+        return False
+
+
+def wait_until(pred, seconds):
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if pred():
+            return True
+        time.sleep(0.02)
+    return pred()
+
+
+# --------------------------------------------------------------------------- runners
+
+class Runner:
+    name = "?"
+
+    def __init__(self, args):
+        self.args = args
+
+    def env(self, ctx):
+        env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": ctx.home,
+               "LASH_HOME": os.path.join(ctx.base, "lash_home"),
+               "TMPDIR": os.path.join(ctx.base, "tmp"),
+               "LASH_TEST_SYSTEM_DIR": os.path.join(ctx.base, "etc_lash"),
+               "PWD": ctx.work, "LC_ALL": "C", "LANG": "C", "TZ": "UTC",
+               "USER": os.environ.get("USER", "root"),
+               "ESCAPE_SECRET": ENV_MARK}
+        if "TERM" in os.environ:
+            env["TERM"] = os.environ["TERM"]
+        env.update(ctx.env_extra)
+        return env
+
+    def twin_argv(self, ctx, cmd):
+        return [self.args.lash, "-p", "default", "-c", cmd, "lash-escape", CMD_MARK]
+
+
+class LashRunner(Runner):
+    name = "lash"
+
+    def argv(self, ctx, cmd):
+        return [self.args.lash, "-p", "escape", "-c", cmd, "lash-escape", CMD_MARK]
+
+
+class BwrapRunner(Runner):
+    """bubblewrap with the closest policy it can express: the system read-only, the
+    workspace and the probe bound, a fresh /tmp, every namespace unshared, no nested
+    user namespaces, a new session (TIOCSTI), the denied variables unset."""
+    name = "bwrap"
+
+    def argv(self, ctx, cmd):
+        a = ["bwrap", "--ro-bind", "/usr", "/usr", "--ro-bind", "/etc", "/etc"]
+        for link in ("bin", "lib", "lib64", "sbin"):
+            if os.path.islink("/" + link):
+                a += ["--symlink", os.readlink("/" + link), "/" + link]
+            elif os.path.isdir("/" + link):
+                a += ["--ro-bind", "/" + link, "/" + link]
+        a += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp",
+              "--bind", ctx.work, ctx.work,
+              "--ro-bind", self.args.probe, self.args.probe,
+              "--chdir", ctx.work,
+              "--unshare-all", "--unshare-user", "--disable-userns",
+              "--die-with-parent", "--new-session", "--cap-drop", "ALL"]
+        for v in ("LD_PRELOAD", "LD_LIBRARY_PATH", "LD_AUDIT", "BASH_ENV", "ENV",
+                  "ESCAPE_SECRET"):
+            a += ["--unsetenv", v]
+        return a + ["/bin/sh", "-c", cmd, "lash-escape", CMD_MARK]
+
+
+class FirejailRunner(Runner):
+    """firejail with the closest policy it can express: only the workspace and the
+    probe visible under /tmp and its own directory, everything read-only but the
+    workspace, the workspace noexec, its seccomp filter, no capabilities, no new
+    privileges, no network, the same rlimits, the denied variables removed."""
+    name = "firejail"
+
+    def argv(self, ctx, cmd):
+        lim = LIMITS
+        a = ["firejail", "--noprofile", "--quiet", "--deterministic-exit-code",
+             "--whitelist=" + ctx.work, "--read-only=/", "--read-write=" + ctx.work,
+             "--noexec=" + ctx.work, "--private-dev", "--net=none",
+             "--seccomp", "--caps.drop=all", "--nonewprivs", "--nogroups",
+             "--rlimit-as=%d" % (256 << 20), "--rlimit-cpu=%d" % lim["max_cpu_seconds"],
+             "--rlimit-fsize=%d" % (1 << 20), "--rlimit-nofile=%d" % lim["max_open_files"],
+             "--rlimit-nproc=%d" % lim["max_processes"]]
+        if os.getuid() != 0:
+            a.append("--noroot")
+        for v in ("LD_PRELOAD", "LD_LIBRARY_PATH", "LD_AUDIT", "BASH_ENV", "ENV",
+                  "ESCAPE_SECRET"):
+            a.append("--rmenv=" + v)
+        return a + ["--", "/bin/sh", "-c", cmd, "lash-escape", CMD_MARK]
+
+
+RUNNERS = {"lash": LashRunner, "bwrap": BwrapRunner, "firejail": FirejailRunner}
+
+
+# --------------------------------------------------------------------------- running
+
+class Res:
+    def __init__(self, rc, out, err, ctx, before, extra=None):
+        self.rc = rc
+        self.out = out
+        self.err = err
+        self.ctx = ctx
+        self.changed = diff_snap(before, ctx.snapshot())
+        self.extra = extra or {}
+        lines = [l.strip() for l in out.splitlines() if l.strip()]
+        self.token = lines[-1] if lines else ""
+        if "Problem:" in err and self.token in ("", "refused"):
+            self.token = "policy"
+        if not self.token:
+            self.token = "status:%s" % rc
+
+
+def run_cmd(ctx, argv, env, timeout=20, stdin=None, preexec=None):
+    try:
+        p = subprocess.Popen(argv, cwd=ctx.work, env=env,
+                             stdin=stdin if stdin is not None else subprocess.DEVNULL,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             pass_fds=ctx.pass_fds, start_new_session=preexec is None,
+                             preexec_fn=preexec)
+    except OSError as e:
+        return 127, "", "cannot start %s: %s" % (argv[0], e)
+    try:
+        out, err = p.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        try:
+            os.killpg(p.pid, signal.SIGKILL)
+        except OSError:
+            p.kill()
+        out, err = p.communicate()
+        err += b"\n[timeout]"
+    return p.returncode, out.decode(errors="replace"), err.decode(errors="replace")
+
+
+def default_run(row, ctx, argv, env):
+    return run_cmd(ctx, argv, env), {}
+
+
+# --------------------------------------------------------------------------- judges
+# judge(res) -> (let_through: bool, token: str)
+
+def by_token(res):
+    return res.token == "ok", res.token
+
+
+def leaked(*needles):
+    def j(res):
+        hit = any(n in res.out for n in needles)
+        return hit, ("leaked" if hit else res.token)
+    return j
+
+
+def generic(row, res):
+    """The row's own judge, then the universal checks."""
+    through, tok = row.judge(res)
+    if res.changed:
+        through = True
+        tok = "changed:" + os.path.relpath(res.changed[0], res.ctx.base)
+    if SECRET_MARK in res.out and row.judge is not leaked_hidden:
+        through = True
+        tok = "leaked"
+    return through, tok
+
+
+def leaked_hidden(res):
+    hit = HIDDEN_NAME in res.out
+    return hit, ("leaked" if hit else res.token)
+
+
+# --------------------------------------------------------------------------- rows
+
+class Row:
+    def __init__(self, rid, desc, layer, cmd, judge=by_token, setup=None, expect=(),
+                 root=False, runner_fn=default_run, peers=True, accepted=None,
+                 degraded=None):
+        self.id = rid
+        self.desc = desc
+        self.layer = layer
+        self.cmd = cmd
+        self.judge = judge
+        self.setup = setup
+        self.expect = set(expect)
+        self.root = root
+        self.runner_fn = runner_fn
+        self.peers = peers
+        self.accepted = accepted  # reason, for documented limits (not counted)
+        # text of a lash warning saying the layer this row needs is missing here
+        # (e.g. no writable cgroup for this user): the row is then "degraded", not
+        # counted, and a failure under LASH_MUST_ENFORCE=1
+        self.degraded = degraded
+
+
+def sleeper_setup(ctx):
+    ctx.start_sleeper()
+
+
+def sleeper_alive_judge(res):
+    dead = not alive(res.ctx.sleeper.pid) or res.ctx.sleeper.poll() is not None
+    return dead, ("killed" if dead else res.token)
+
+
+def plant_copy(ctx):
+    shutil.copy(FORBIDDEN, os.path.join(ctx.work, "tool"))
+    os.chmod(os.path.join(ctx.work, "tool"), 0o755)
+
+
+def plant_renamed(ctx):
+    os.makedirs(os.path.join(ctx.work, "bin"))
+    shutil.copy(FORBIDDEN, os.path.join(ctx.work, "bin", "cat"))
+    os.chmod(os.path.join(ctx.work, "bin", "cat"), 0o755)
+
+
+def plant_symlink(ctx):
+    os.symlink(ctx.secret, os.path.join(ctx.work, "link"))
+
+
+def plant_hardlink_outside(ctx):
+    os.link(ctx.secret, os.path.join(ctx.work, "hl"))
+
+
+def inherit_fd(ctx):
+    fd = os.open(ctx.secret, os.O_RDONLY)
+    os.dup2(fd, 7, inheritable=True)
+    os.close(fd)
+    ctx.pass_fds = (7,)
+
+
+def etc_file(ctx):
+    path = "/etc/lash-escape-test.%d" % os.getpid()
+    write(path, "etc test file\n", 0o644)
+    ctx.extra_files.append(path)
+    ctx.etc = path
+
+
+def shm_file(ctx):
+    ctx.shm = "/dev/shm/lash-escape.%d" % os.getpid()
+    ctx.extra_files.append(ctx.shm)
+
+
+def ran_forbidden(res):
+    """FORBIDDEN is id: its output shows it ran."""
+    hit = "uid=" in res.out
+    return hit, ("ran" if hit else res.token)
+
+
+def fd_list_judge(res):
+    hit = "7" in res.token.split(",")
+    return hit, res.token
+
+
+def env_judge(value):
+    def j(res):
+        return res.token == value, res.token
+    return j
+
+
+# detached processes: started by the attempt, must be gone after the session
+def detach_run(row, ctx, argv, env):
+    mark = "detach-%d-%s" % (os.getpid(), row.id)
+    ctx.marks.append(mark)
+    argv = [a.replace("@MARK@", mark) for a in argv]
+    rc, out, err = run_cmd(ctx, argv, env)
+    gone = wait_until(lambda: not find_marked(mark), 3.0)
+    return (rc, out, err), {"survivor": not gone}
+
+
+def detach_kill_run(row, ctx, argv, env):
+    mark = "detach-%d-%s" % (os.getpid(), row.id)
+    ctx.marks.append(mark)
+    argv = [a.replace("@MARK@", mark) for a in argv]
+    errf = tempfile.TemporaryFile()
+    p = subprocess.Popen(argv, cwd=ctx.work, env=env, stdin=subprocess.DEVNULL,
+                         stdout=subprocess.DEVNULL, stderr=errf, pass_fds=ctx.pass_fds,
+                         start_new_session=True)
+    ctx.procs.append(p)
+    started = wait_until(lambda: bool(find_marked(mark)), 5.0)
+    # the marker process must be the detached one, not a probe still running
+    time.sleep(0.2)
+    p.kill()  # SIGKILL to the runner (lash, bwrap, firejail) only
+    p.wait()
+    errf.seek(0)
+    err = errf.read().decode(errors="replace")
+    errf.close()
+    gone = wait_until(lambda: not find_marked(mark), 3.0)
+    out = "started" if started else "not-started"
+    return (-9, out, err), {"survivor": started and not gone}
+
+
+def survivor_judge(res):
+    s = res.extra.get("survivor", False)
+    return s, ("survived" if s else ("gone" if res.out != "not-started" else "not-started"))
+
+
+def tty_run(row, ctx, argv, env):
+    master, slave = os.openpty()
+    ctx.tty = (master, slave)
+
+    def pre():
+        os.setsid()
+        fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+    rc, out, err = run_cmd(ctx, argv, env, stdin=slave, preexec=pre)
+    return (rc, out, err), {}
+
+
+def swap_cmd(ctx, body):
+    """A python3 job in the background swaps ./swap between ./mine and the secret
+    for one second, then creates swap.done; meanwhile the shell runs BODY in a loop."""
+    code = ("import os,time\n"
+            "end=time.time()+1.0\n"
+            "while time.time()<end:\n"
+            "  for t in (%r, 'mine'):\n"
+            "    try:\n"
+            "      os.symlink(t,'swap.new'); os.replace('swap.new','swap')\n"
+            "    except OSError: pass\n"
+            "open('swap.done','w').close()\n") % ctx.secret
+    return ("ln -s mine swap; %s -c %s & "
+            "i=0; while [ ! -e swap.done ] && [ $i -lt 100000 ]; do %s; i=$((i+1)); "
+            "done 2>/dev/null; wait; echo done" % (PY, q(code), body))
+
+
+def swap_read_judge(res):
+    hit = SECRET_MARK in res.out or "LEAK" in res.out
+    return hit, ("leaked" if hit else "refused")
+
+
+def protect_judge(res):
+    return False, res.token  # the .git snapshot decides
+
+
+def build_rows():
+    P = "@PROBE@"
+    R = []
+
+    def add(*a, **k):
+        R.append(Row(*a, **k))
+
+    # ---- reading outside the grants
+    add("read-prog", "read the secret with a program", "landlock",
+        lambda c: f"{P} grep {q(c.secret)} {SECRET_MARK}", expect={"EACCES"})
+    add("read-cat", "cat the secret (allowlisted cat)", "landlock",
+        lambda c: f"cat {q(c.secret)} && echo ok || echo refused", leaked(SECRET_MARK),
+        expect={"refused"})
+    add("read-redir", "builtin redirect: cat < secret", "landlock(broker)",
+        lambda c: f"cat < {q(c.secret)} && echo ok || echo refused", leaked(SECRET_MARK),
+        expect={"refused"})
+    add("read-builtin", "builtin read v < secret", "landlock(broker)",
+        lambda c: f"read v < {q(c.secret)}; echo \"got:$v\"", leaked(SECRET_MARK),
+        expect={"got:"})
+    add("read-source", "source the secret: . secret", "landlock(broker)",
+        lambda c: f". {q(c.secret)}; echo status:$?", leaked(SECRET_MARK))
+    add("read-glob", "glob a directory outside: echo dir/*", "landlock(broker)",
+        lambda c: f"echo {q(c.secretdir)}/*", leaked_hidden)
+    add("read-listdir", "list a directory outside with a program", "landlock",
+        lambda c: f"{P} open-read {q(c.secretdir)}", expect={"EACCES"})
+    add("read-symlink", "a symlink in the workspace to the secret (program)", "landlock",
+        lambda c: "cat link && echo ok || echo refused", leaked(SECRET_MARK),
+        setup=plant_symlink, expect={"refused"})
+    add("read-symlink-redir", "a symlink in the workspace to the secret (builtin <)",
+        "landlock(broker)", lambda c: "read v < link; echo \"got:$v\"", leaked(SECRET_MARK),
+        setup=plant_symlink, expect={"got:"})
+    add("read-hardlink", "hard-link the secret into the workspace, then read it",
+        "landlock", lambda c: f"ln {q(c.secret)} hl; cat hl && echo ok || echo refused",
+        leaked(SECRET_MARK), expect={"refused"})
+    add("read-proc-root", "read via /proc/self/root/...", "landlock",
+        lambda c: f"{P} grep /proc/self/root{q(c.secret)} {SECRET_MARK}", expect={"EACCES"})
+    add("read-proc-cwd", "read via /proc/PID/cwd of a process outside", "landlock(ptrace)",
+        lambda c: f"{P} grep /proc/{c.sleeper.pid}/cwd/secret {SECRET_MARK}",
+        setup=sleeper_setup, expect={"EACCES", "ENOENT"})
+    add("read-proc-pid-root", "read via /proc/PID/root of a process outside",
+        "landlock(ptrace)",
+        lambda c: f"{P} grep /proc/{c.sleeper.pid}/root{q(c.secret)} {SECRET_MARK}",
+        setup=sleeper_setup, expect={"EACCES", "ENOENT"})
+    add("read-swap", "a symlink swapped during 400 builtin reads", "landlock(broker)",
+        lambda c: swap_cmd(c, 'read v < swap; case $v in *SECRET*) echo LEAK;; esac'),
+        swap_read_judge)
+    add("read-shadow", "read /etc/shadow (root)", "landlock(baseline)",
+        lambda c: f"{P} grep /etc/shadow root:", expect={"EACCES"}, root=True)
+
+    # ---- changing things outside the grants
+    add("write-redir", "builtin redirect: echo > secret", "policy",
+        lambda c: f"echo pwned > {q(c.secret)} && echo ok || echo refused",
+        expect={"policy"})
+    add("write-prog", "open the secret for writing (program)", "landlock",
+        lambda c: f"{P} open-write {q(c.secret)}", expect={"EACCES"})
+    add("append-sh", "append from sh: sh -c 'echo >> secret'", "landlock",
+        lambda c: f"sh -c 'echo pwned >> {c.secret}' && echo ok || echo refused",
+        expect={"refused"})
+    add("create-outside", "create a new file outside", "landlock",
+        lambda c: f"{P} open-write {q(c.outside)}/new", expect={"EACCES"})
+    add("truncate", "truncate the secret", "landlock",
+        lambda c: f"{P} truncate {q(c.secret)}", expect={"EACCES"})
+    add("delete", "rm the secret", "landlock",
+        lambda c: f"rm -f {q(c.secret)} && echo ok || echo refused", expect={"refused"})
+    add("rename-in", "rename the secret into the workspace", "landlock",
+        lambda c: f"{P} rename {q(c.secret)} stolen", expect={"EACCES", "EXDEV"})
+    add("rename-out", "rename inside the outside directory", "landlock",
+        lambda c: f"{P} rename {q(c.secret)} {q(c.outside)}/renamed", expect={"EACCES"})
+    add("mkdir-outside", "mkdir outside", "landlock",
+        lambda c: f"{P} mkdir {q(c.outside)}/newdir", expect={"EACCES"})
+    add("chmod", "chmod the secret", "mount(ro)",
+        lambda c: f"{P} chmod {q(c.secret)}", expect={"EROFS", "EACCES", "EPERM"})
+    add("utime", "touch -d 2000-01-01 the secret", "mount(ro)",
+        lambda c: f"touch -d 2000-01-01 {q(c.secret)} && echo ok || echo refused",
+        expect={"refused"})
+    add("xattr", "set a user xattr on the secret", "mount(ro)",
+        lambda c: f"{P} setxattr {q(c.secret)}", expect={"EROFS", "EACCES", "EPERM"})
+    add("symlink-outside", "create a symlink outside", "landlock",
+        lambda c: f"{P} symlink /etc/passwd {q(c.outside)}/lnk", expect={"EACCES"})
+    add("write-symlink", "write through a planted symlink (builtin >)", "policy",
+        lambda c: "echo pwned > link && echo ok || echo refused", setup=plant_symlink,
+        expect={"policy"})
+    add("write-symlink-prog", "write through a planted symlink (program)", "landlock",
+        lambda c: f"{P} open-write link", setup=plant_symlink, expect={"EACCES"})
+    add("write-swap", "a symlink swapped during 400 builtin write redirects",
+        "policy+landlock(broker)",
+        lambda c: swap_cmd(c, "echo pwned > swap"), by_token, expect={"done"})
+    add("home-profile", "plant a line in ~/.profile", "landlock",
+        lambda c: "sh -c 'echo evil >> \"$HOME/.profile\"' && echo ok || echo refused",
+        expect={"refused"})
+    add("write-etc", "append to a file in /etc (root)", "landlock(baseline)",
+        lambda c: f"{P} append {c.etc}", setup=etc_file, root=True, expect={"EACCES"})
+    add("write-shm", "create a file in /dev/shm", "landlock",
+        lambda c: f"{P} open-write {c.shm}",
+        setup=shm_file, expect={"EACCES"})
+
+    # ---- protect: .git inside the writable workspace
+    add("git-hook-redir", "plant .git/hooks/pre-commit (builtin >)", "policy",
+        lambda c: "echo evil > .git/hooks/pre-commit && echo ok || echo refused",
+        protect_judge, expect={"policy"})
+    add("git-hook-prog", "plant .git/hooks/pre-commit (program)", "mount(ro)",
+        lambda c: f"{P} open-write .git/hooks/pre-commit", expect={"EROFS"})
+    add("git-fsmonitor", "append a core.fsmonitor line to .git/config (sh)", "mount(ro)",
+        lambda c: "sh -c 'printf \"[core]\\n\\tfsmonitor = evil\\n\" >> .git/config'"
+                  " && echo ok || echo refused", expect={"refused"})
+    add("git-config", "git config core.fsmonitor (allowlisted git)", "mount(ro)",
+        lambda c: "git config core.fsmonitor evil && echo ok || echo refused",
+        expect={"refused"})
+    add("git-hooks-swap", "replace .git/hooks by a new directory", "mount(ro)",
+        lambda c: "mv .git/hooks .git/h2 && mkdir .git/hooks && "
+                  "echo evil > .git/hooks/pre-commit && echo ok || echo refused",
+        expect={"refused"})
+    add("git-dir-swap", "rename .git away and build a new one with a hook", "mount(ro)",
+        lambda c: "mv .git .git-old && mkdir .git && cp -r .git-old/. .git/ 2>/dev/null;"
+                  " sh -c 'echo evil > .git/hooks/pre-commit' && echo ok || echo refused",
+        expect={"refused"})
+
+    # ---- /proc of lash and of other processes
+    add("lash-environ", "read lash's /proc/PID/environ", "dumpable+landlock",
+        lambda c: f"{P} grep /proc/$$/environ {ENV_MARK}", expect={"EACCES", "ENOENT"},
+        peers=False)
+    add("lash-cmdline", "read lash's /proc/PID/cmdline", "proc(hidepid)",
+        lambda c: f"{P} grep /proc/$$/cmdline {CMD_MARK}", expect={"ENOENT", "EACCES"},
+        peers=False)
+    add("other-environ", "read /proc/PID/environ of a process outside", "landlock(ptrace)",
+        lambda c: f"{P} grep /proc/{c.sleeper.pid}/environ {OTHER_MARK}",
+        setup=sleeper_setup, expect={"EACCES", "ENOENT"})
+    add("other-cmdline", "read /proc/PID/cmdline of a process outside", "proc(hidepid)",
+        lambda c: f"{P} grep /proc/{c.sleeper.pid}/cmdline {OTHER_MARK}",
+        setup=sleeper_setup, expect={"ENOENT", "EACCES"})
+
+    # ---- running programs that are not allowlisted
+    add("exec-direct", "run a non-allowlisted program", "policy",
+        lambda c: FORBIDDEN, ran_forbidden, expect={"policy"})
+    add("exec-prog", "execve a non-allowlisted program (from the probe)", "landlock",
+        lambda c: f"{P} exec {FORBIDDEN}", expect={"EACCES"})
+    add("exec-builtin", "exec builtin of a non-allowlisted program", "policy",
+        lambda c: f"exec {FORBIDDEN}", ran_forbidden, expect={"policy"})
+    add("exec-copy", "copy it into the workspace, then run the copy", "landlock",
+        lambda c: f"cp {FORBIDDEN} idc; chmod +x idc; {P} exec ./idc",
+        expect={"ENOENT", "EACCES"})
+    add("exec-planted", "run a copy planted in the workspace", "landlock+mount(noexec)",
+        lambda c: f"{P} exec ./tool", setup=plant_copy, expect={"EACCES"})
+    add("exec-renamed", "a copy named cat first on PATH", "policy",
+        lambda c: 'PATH="$PWD/bin:$PATH" cat', ran_forbidden, setup=plant_renamed,
+        expect={"policy"})
+    add("exec-ldso", "ld.so /usr/bin/PROG", "landlock",
+        lambda c: f"{P} run {LDSO} {FORBIDDEN}", expect={"exit:127", "exit:1"})
+    add("exec-ldso-planted", "ld.so ./planted-copy", "mount(noexec)",
+        lambda c: f"{P} run {LDSO} ./tool", setup=plant_copy, expect={"exit:127", "exit:1"})
+    add("exec-memfd", "execveat of a memfd", "seccomp",
+        lambda c: f"{P} memfd-exec", expect={"EPERM"})
+    add("exec-memfd-elf", "copy the planted program into a memfd, run it", "seccomp",
+        lambda c: f"{P} memfd-exec-file ./tool tool", setup=plant_copy, expect={"EPERM"})
+    add("exec-sh", "allowed interpreter: sh -c /usr/bin/PROG", "landlock",
+        lambda c: f"sh -c {FORBIDDEN}", ran_forbidden, expect={"status:126"})
+    add("exec-python", "allowed interpreter: python3 os.execv", "landlock",
+        lambda c: f"{PY} -c 'import os; os.execv(\"{FORBIDDEN}\", [\"id\"])' 2>/dev/null"
+                  " || echo refused", ran_forbidden, expect={"refused"})
+    add("exec-python-ldso", "allowed interpreter: python3 execv(ld.so, PROG)", "landlock",
+        lambda c: f"{PY} -c 'import os; os.execv(\"{LDSO}\", [\"ld.so\", \"{FORBIDDEN}\"])'"
+                  " 2>/dev/null || echo refused", ran_forbidden, expect={"refused"})
+
+    # ---- environment
+    add("env-ldpreload-inherited", "LD_PRELOAD in lash's environment reaches a child",
+        "env", lambda c: f"{P} env LD_PRELOAD", env_judge("/nonexistent/preload.so"),
+        setup=lambda c: c.env_extra.update(LD_PRELOAD="/nonexistent/preload.so"),
+        expect={"unset"})
+    add("env-ldpreload-export", "export LD_PRELOAD in the script", "env",
+        lambda c: f"export LD_PRELOAD=/nonexistent/x.so; {P} env LD_PRELOAD",
+        env_judge("/nonexistent/x.so"), expect={"unset"})
+    add("env-ldpreload-prefix", "LD_PRELOAD=... cmd", "env",
+        lambda c: f"LD_PRELOAD=/nonexistent/y.so {P} env LD_PRELOAD",
+        env_judge("/nonexistent/y.so"), expect={"unset"})
+    add("env-denied", "a denied variable of lash's environment reaches a grandchild",
+        "env", lambda c: f"sh -c '{P} env ESCAPE_SECRET'", env_judge(ENV_MARK),
+        expect={"unset"})
+
+    # ---- file descriptors
+    add("fd-exec-redir", "exec 5< secret; cat <&5", "landlock(broker)",
+        lambda c: f"exec 5< {q(c.secret)}; cat <&5 && echo ok || echo refused",
+        leaked(SECRET_MARK))
+    add("fd-inherited", "an fd on the secret that lash inherited reaches a child",
+        "close_range", lambda c: f"{P} fds", fd_list_judge, setup=inherit_fd,
+        expect={"none"})
+    add("fd-inherited-redir", "the script hands lash's inherited fd 7 to cat: cat <&7",
+        "?", lambda c: "cat <&7 && echo ok || echo refused", leaked(SECRET_MARK),
+        setup=inherit_fd)
+    add("fd-proc-reopen", "reopen lash's inherited fd: cat < /dev/fd/7", "landlock(broker)",
+        lambda c: "cat < /dev/fd/7 && echo ok || echo refused", leaked(SECRET_MARK),
+        setup=inherit_fd)
+
+    # ---- processes and resources
+    add("detach-exit", "setsid + double fork, alive after lash exits", "cgroup",
+        lambda c: f"{P} detach-sleeper @MARK@", survivor_judge, runner_fn=detach_run)
+    add("detach-sigkill", "setsid + double fork, alive after lash is SIGKILLed",
+        "cgroup+watchdog", lambda c: f"{P} detach-sleeper @MARK@; sleep 30",
+        survivor_judge, runner_fn=detach_kill_run, degraded=NO_CGROUP)
+    add("fork-bomb", "fork 200 processes (max_processes=%d)" % LIMITS["max_processes"],
+        "cgroup pids / rlimit", lambda c: f"{P} fork-bomb 200", expect={"EAGAIN"})
+    add("memory", "allocate 512 MiB (max_memory=256M)", "rlimit+cgroup",
+        lambda c: f"{P} alloc 512", expect={"ENOMEM"})
+    add("cpu", "burn 2 s of CPU (max_cpu_seconds=1)", "rlimit",
+        lambda c: f"{P} run {P} cpu-seconds 2", expect={"signal:24", "signal:9"})
+    add("file-size", "write 4 MiB (max_file_size=1M)", "rlimit",
+        lambda c: f"{P} write-size big 4194304", expect={"EFBIG"})
+    add("open-files", "open 200 files (max_open_files=64)", "rlimit",
+        lambda c: f"{P} open-files 200", expect={"EMFILE"})
+    add("kill-outside", "SIGTERM a process outside", "landlock(scope)",
+        lambda c: f"{P} kill {c.sleeper.pid} 15", sleeper_alive_judge,
+        setup=sleeper_setup, expect={"EPERM", "ESRCH"})
+    add("ptrace-outside", "ptrace a process outside", "seccomp",
+        lambda c: f"{P} ptrace {c.sleeper.pid}", setup=sleeper_setup,
+        expect={"EPERM", "ESRCH"})
+    add("tiocsti", "TIOCSTI into the controlling terminal", "seccomp",
+        lambda c: f"{P} tiocsti", runner_fn=tty_run, expect={"EPERM"})
+    add("cgroup-leave", "move into lash's own cgroup (root)", "landlock",
+        lambda c: ("sh -c 'echo $$ > /sys/fs/cgroup/unified%s/cgroup.procs'"
+                   " && echo ok || echo refused") % own_cgroup(),
+        root=True, expect={"refused"})
+
+    # ---- sockets, network, kernel interfaces
+    add("unix-abstract", "connect to an abstract unix socket outside", "landlock(scope)",
+        lambda c: f"{P} abstract-connect lash-escape-{os.getpid()}",
+        setup=lambda c: c.listen_unix(abstract="lash-escape-%d" % os.getpid()),
+        expect={"EPERM"})
+    add("unix-path", "connect to a pathname unix socket outside", "mount(mask)",
+        lambda c: f"{P} unix-connect {q(c.outside)}/agent.sock",
+        setup=lambda c: c.listen_unix(path=os.path.join(c.outside, "agent.sock")),
+        expect={"ECONNREFUSED", "EACCES"})
+    add("tcp-connect", "TCP connect to a local port not allowed", "landlock(net)",
+        lambda c: f"{P} connect 127.0.0.1 {c.port}", setup=lambda c: c.listen_tcp(),
+        expect={"EACCES"})
+    add("tcp-bind", "bind a TCP port (listen as a server)", "landlock(net)",
+        lambda c: f"{P} bind {free_port()}", expect={"EACCES"})
+    add("userns", "create a user namespace", "seccomp",
+        lambda c: f"{P} userns", expect={"EPERM"})
+    add("mount", "mount a tmpfs (root)", "seccomp",
+        lambda c: f"mkdir mnt; {P} mount-at mnt", root=True, expect={"EPERM"})
+    add("io-uring", "io_uring_setup", "seccomp",
+        lambda c: f"{P} io-uring-setup", expect={"EPERM"})
+
+    # ---- documented limits (docs/security.md): run and shown, not counted
+    add("limit-hardlink-outside", "a hard link to the secret planted from outside",
+        "-", lambda c: "cat hl && echo ok || echo refused", leaked(SECRET_MARK),
+        setup=plant_hardlink_outside,
+        accepted="Landlock checks paths; a link made by a process outside is a file of "
+                 "the grant")
+    add("limit-unix-deep", "a pathname socket outside, deeper than the scan",
+        "-", lambda c: f"{P} unix-connect {q(c.outside)}/a/b/c/d/late.sock",
+        setup=lambda c: c.listen_unix(path=os.path.join(c.outside, "a/b/c/d/late.sock")),
+        accepted="sockets are masked three levels deep in known directories, until "
+                 "Landlock ABI 9 restricts them")
+    return R
+
+
+def own_cgroup():
+    try:
+        with open("/proc/self/cgroup") as f:
+            for line in f:
+                if line.startswith("0::"):
+                    path = line[3:].strip()
+                    return "" if path == "/" else path
+    except OSError:
+        pass
+    return ""
+
+
+def free_port():
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+# --------------------------------------------------------------------------- main
+
+def landlock_abi():
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        v = libc.syscall(444, None, ctypes.c_size_t(0), ctypes.c_uint32(1))
+        return v if v > 0 else 0
+    except Exception:
+        return 0
+
+
+def one_run(row, args, runner, twin):
+    ctx = Ctx(args, runner)
+    try:
+        if row.setup:
+            row.setup(ctx)
+        cmd = row.cmd(ctx).replace("@PROBE@", q(args.probe))
+        env = runner.env(ctx)
+        argv = runner.twin_argv(ctx, cmd) if twin else runner.argv(ctx, cmd)
+        before = ctx.snapshot()
+        (rc, out, err), extra = row.runner_fn(row, ctx, argv, env)
+        res = Res(rc, out, err, ctx, before, extra)
+        through, tok = generic(row, res)
+        return through, tok, res
+    finally:
+        ctx.teardown()
+
+
+def reexec_as_nobody():
+    if os.getuid() != 0:
+        print("SKIP: not root, the main run is already unprivileged")
+        return SKIP
+    setpriv = shutil.which("setpriv")
+    if not setpriv:
+        print("SKIP: setpriv (util-linux) missing")
+        return SKIP
+    # The caller's python3 may live where uid 65534 cannot read it (pyenv under /root).
+    py = "/usr/bin/python3" if os.access("/usr/bin/python3", os.X_OK) else sys.executable
+    argv = [a for a in sys.argv[1:] if a != "--as-nobody"]
+    for i, a in enumerate(argv):
+        if a in ("--lash", "--probe", "--json") and i + 1 < len(argv):
+            argv[i + 1] = os.path.abspath(argv[i + 1])
+    sys.stdout.flush()
+    os.chdir("/tmp")
+    os.environ.pop("TMPDIR", None)
+    os.execv(setpriv, [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups", py,
+                       os.path.abspath(__file__)] + argv)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--lash", required=True)
+    ap.add_argument("--probe", required=True)
+    ap.add_argument("--runner", default="lash", choices=sorted(RUNNERS))
+    ap.add_argument("--only", default="")
+    ap.add_argument("--json", default="")
+    ap.add_argument("--strict", action="store_true",
+                    help="also fail when a refusal's token is not the expected one")
+    ap.add_argument("-v", "--verbose", action="store_true")
+    ap.add_argument("--as-nobody", action="store_true",
+                    help="run again as uid 65534 through setpriv (root only, else skip)")
+    args = ap.parse_args()
+    if args.as_nobody:
+        return reexec_as_nobody()
+    args.lash = os.path.abspath(args.lash)
+    args.probe = os.path.abspath(args.probe)
+    must = os.environ.get("LASH_MUST_ENFORCE") == "1"
+    root = os.getuid() == 0
+    runner = RUNNERS[args.runner](args)
+
+    if args.runner == "lash":
+        abi = landlock_abi()
+        if abi < 6:
+            msg = "Landlock ABI %d here; the escape matrix needs 6 (scoping)" % abi
+            print(("FAIL: " if must else "SKIP: ") + msg)
+            return 1 if must else SKIP
+    elif shutil.which(args.runner) is None:
+        print("SKIP: %s is not installed" % args.runner)
+        return SKIP
+
+    rows = build_rows()
+    if args.only:
+        wanted = set(args.only.split(","))
+        rows = [r for r in rows if r.id in wanted]
+    t0 = time.monotonic()
+    table, failures, notes, skipped = [], [], [], []
+    for row in rows:
+        if row.root and not root:
+            skipped.append((row.id, "needs root"))
+            continue
+        if not row.peers and args.runner != "lash":
+            skipped.append((row.id, "lash-specific (lash's own /proc entries)"))
+            continue
+        t1 = time.monotonic()
+        through, tok, res = one_run(row, args, runner, twin=False)
+        t_through, t_tok, t_res = one_run(row, args, runner, twin=True)
+        secs = time.monotonic() - t1
+        verdict = "refused"
+        if not t_through:
+            verdict = "BROKEN"
+            failures.append("%s: the twin (default profile) did not succeed: %s"
+                            % (row.id, t_tok))
+        degraded = (through and args.runner == "lash" and row.degraded
+                    and row.degraded in res.err)
+        if degraded:
+            verdict = "degraded"
+            msg = "%s: let through, and lash said why: %s" % (row.id, row.degraded)
+            if must:
+                failures.append(msg)
+            else:
+                notes.append(msg)
+        elif through:
+            verdict = "accepted" if row.accepted else "LET THROUGH"
+            if not row.accepted:
+                failures.append("%s: let through (%s)" % (row.id, tok))
+        elif row.expect and tok not in row.expect and args.runner == "lash":
+            notes.append("%s: refused with %s, expected %s"
+                         % (row.id, tok, "/".join(sorted(row.expect))))
+            if args.strict:
+                failures.append(notes[-1])
+        table.append({"id": row.id, "desc": row.desc, "layer": row.layer,
+                      "result": tok, "twin": t_tok, "verdict": verdict,
+                      "let_through": bool(through) and not degraded,
+                      "degraded": bool(degraded), "accepted": bool(row.accepted),
+                      "broken": not t_through, "seconds": round(secs, 2)})
+        if args.verbose or (through and not row.accepted) or not t_through:
+            for label, r in (("run", res), ("twin", t_res)):
+                print("--- %s %s: rc=%s token=%s changed=%s (%.2f s both)" % (
+                    row.id, label, r.rc, r.token, r.changed[:3], secs))
+                if r.out.strip():
+                    print("    stdout: " + r.out.strip()[-400:].replace("\n", "\n    "))
+                if r.err.strip():
+                    print("    stderr: " + r.err.strip()[-600:].replace("\n", "\n    "))
+    elapsed = time.monotonic() - t0
+
+    w = max([len(t["id"]) for t in table] + [2])
+    print("%-*s  %-18s  %-14s  %-12s  %s" % (w, "id", "layer", args.runner, "twin", "verdict"))
+    for t in table:
+        print("%-*s  %-18s  %-14s  %-12s  %s" % (w, t["id"], t["layer"][:18],
+                                                t["result"][:14], t["twin"][:12],
+                                                t["verdict"]))
+    for s in skipped:
+        print("skipped %s: %s" % s)
+    for n in notes:
+        print("note: " + n)
+    counted = [t for t in table if not t["accepted"] and not t["degraded"]]
+    let = [t for t in counted if t["let_through"]]
+    broken = [t for t in table if t["broken"]]
+    acc = [t for t in table if t["accepted"] and t["let_through"]]
+    print("runner %s as uid %d, %.1f s" % (args.runner, os.getuid(), elapsed))
+    if acc:
+        print("documented limits let through (not counted): " + ", ".join(t["id"] for t in acc))
+    deg = [t["id"] for t in table if t["degraded"]]
+    if deg:
+        print("degraded on this machine, as lash warned (not counted): " + ", ".join(deg))
+    if broken:
+        print("broken rows (twin failed): " + ", ".join(t["id"] for t in broken))
+    print("%d attempts, %d let through" % (len(counted), len(let)))
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"runner": args.runner, "uid": os.getuid(), "rows": table,
+                       "skipped": skipped, "attempts": len(counted),
+                       "let_through": len(let), "seconds": round(elapsed, 1)}, f, indent=1)
+    for f in failures:
+        print("FAIL: " + f)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
