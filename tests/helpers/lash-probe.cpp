@@ -16,6 +16,7 @@
 #include <sys/mount.h>
 #include <sys/ptrace.h>
 #include <sys/resource.h>
+#include <sys/select.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -404,6 +405,33 @@ int memfd_exec_file(const char* path, char** args) {
   return token(n == static_cast<ssize_t>(sizeof e) ? e : 0);
 }
 
+// Listen on 127.0.0.1:PORT for SECONDS: "ok" once a connection was accepted,
+// "timeout" when none came, else the errno of socket/bind/listen.
+int listen_port(const char* port, int seconds) {
+  int s = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (s < 0) return token(errno);
+  int one = 1;
+  setsockopt(s, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_port = htons(static_cast<uint16_t>(atoi(port)));
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  if (bind(s, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) return token(errno);
+  if (listen(s, 4) != 0) return token(errno);
+  fflush(stdout);
+  fd_set set;
+  FD_ZERO(&set);
+  FD_SET(s, &set);
+  timeval tv{seconds, 0};
+  int n = select(s + 1, &set, nullptr, nullptr, &tv);
+  if (n < 0) return token(errno);
+  if (n == 0) return puts("timeout"), 0;
+  int c = accept(s, nullptr, nullptr);
+  if (c < 0) return token(errno);
+  close(c);
+  return token(0);
+}
+
 int usage() {
   fputs("usage: lash-probe open-read P | open-write P | append P | truncate P | exec P [ARG..] |\n"
         "  run P [ARG..] |\n"
@@ -413,7 +441,7 @@ int usage() {
         "  env NAME | rlimit as|cpu|fsize|nofile|nproc | fork-bomb N | fds | alloc MIB |\n"
         "  write-size P BYTES | open-files N | detach-sleeper | cgroup | burn-cpu |\n"
         "  grep P NEEDLE | io-uring-setup | mount-at DIR | cpu-seconds N | setxattr P |\n"
-        "  utime P | read-fd N | memfd-exec-file P [ARG..]\n",
+        "  utime P | read-fd N | memfd-exec-file P [ARG..] | listen PORT SECONDS\n",
         stderr);
   return 2;
 }
@@ -488,6 +516,7 @@ int main(int argc, char** argv) {
   if (cmd == "utime" && need(1)) return set_utime(argv[2]);
   if (cmd == "read-fd" && need(1)) return read_fd(atoi(argv[2]));
   if (cmd == "memfd-exec-file" && need(2)) return memfd_exec_file(argv[2], argv + 3);
+  if (cmd == "listen" && need(2)) return listen_port(argv[2], atoi(argv[3]));
   if (cmd == "burn-cpu") {
     unsigned long i = 0;
     for (;;) asm volatile("" : "+r"(i));

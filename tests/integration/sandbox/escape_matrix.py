@@ -351,7 +351,8 @@ class LashRunner(Runner):
 
 class BwrapRunner(Runner):
     """bubblewrap with the closest policy it can express: the system read-only, the
-    workspace and the probe bound, a fresh /tmp, every namespace unshared, no nested
+    workspace and the probe bound, .git/hooks and .git/config read-only, a fresh
+    /tmp, every namespace unshared, no nested
     user namespaces, a new session (TIOCSTI), the denied variables unset."""
     name = "bwrap"
 
@@ -365,6 +366,9 @@ class BwrapRunner(Runner):
         a += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp",
               "--bind", ctx.work, ctx.work,
               "--ro-bind", self.args.probe, self.args.probe,
+              # protect, as bwrap can say it
+              "--ro-bind", ctx.work + "/.git/hooks", ctx.work + "/.git/hooks",
+              "--ro-bind", ctx.work + "/.git/config", ctx.work + "/.git/config",
               "--chdir", ctx.work,
               "--unshare-all", "--unshare-user", "--disable-userns",
               "--die-with-parent", "--new-session", "--cap-drop", "ALL"]
@@ -377,7 +381,8 @@ class BwrapRunner(Runner):
 class FirejailRunner(Runner):
     """firejail with the closest policy it can express: only the workspace and the
     probe visible under /tmp and its own directory, everything read-only but the
-    workspace, the workspace noexec, its seccomp filter, no capabilities, no new
+    workspace, .git/hooks and .git/config read-only, the workspace noexec, its
+    seccomp filter, no capabilities, no new
     privileges, no network, the same rlimits, the denied variables removed."""
     name = "firejail"
 
@@ -385,7 +390,8 @@ class FirejailRunner(Runner):
         lim = LIMITS
         a = ["firejail", "--noprofile", "--quiet", "--deterministic-exit-code",
              "--whitelist=" + ctx.work, "--read-only=/", "--read-write=" + ctx.work,
-             "--noexec=" + ctx.work, "--private-dev", "--net=none",
+             "--noexec=" + ctx.work, "--read-only=" + ctx.work + "/.git/hooks",
+             "--read-only=" + ctx.work + "/.git/config", "--private-dev", "--net=none",
              "--seccomp", "--caps.drop=all", "--nonewprivs", "--nogroups",
              "--rlimit-as=%d" % (256 << 20), "--rlimit-cpu=%d" % lim["max_cpu_seconds"],
              "--rlimit-fsize=%d" % (1 << 20), "--rlimit-nofile=%d" % lim["max_open_files"],
@@ -599,6 +605,27 @@ def survivor_judge(res):
     return s, ("survived" if s else ("gone" if res.out != "not-started" else "not-started"))
 
 
+def listen_run(row, ctx, argv, env):
+    """The attempt listens on ctx.port; this side (outside) tries to connect."""
+    p = subprocess.Popen(argv, cwd=ctx.work, env=env, stdin=subprocess.DEVNULL,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         start_new_session=True)
+    ctx.procs.append(p)
+    end = time.monotonic() + 2.5
+    while time.monotonic() < end and p.poll() is None:
+        try:
+            with socket.create_connection(("127.0.0.1", ctx.port), timeout=0.2):
+                break
+        except OSError:
+            time.sleep(0.05)
+    try:
+        out, err = p.communicate(timeout=10)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        out, err = p.communicate()
+    return (p.returncode, out.decode(errors="replace"), err.decode(errors="replace")), {}
+
+
 def tty_run(row, ctx, argv, env):
     master, slave = os.openpty()
     ctx.tty = (master, slave)
@@ -698,7 +725,7 @@ def build_rows():
     add("truncate", "truncate the secret", "landlock",
         lambda c: f"{P} truncate {q(c.secret)}", expect={"EACCES"})
     add("delete", "rm the secret", "landlock",
-        lambda c: f"rm -f {q(c.secret)} && echo ok || echo refused", expect={"refused"})
+        lambda c: f"rm {q(c.secret)} && echo ok || echo refused", expect={"refused"})
     add("rename-in", "rename the secret into the workspace", "landlock",
         lambda c: f"{P} rename {q(c.secret)} stolen", expect={"EACCES", "EXDEV"})
     add("rename-out", "rename inside the outside directory", "landlock",
@@ -868,8 +895,9 @@ def build_rows():
     add("tcp-connect", "TCP connect to a local port not allowed", "landlock(net)",
         lambda c: f"{P} connect 127.0.0.1 {c.port}", setup=lambda c: c.listen_tcp(),
         expect={"EACCES"})
-    add("tcp-bind", "bind a TCP port (listen as a server)", "landlock(net)",
-        lambda c: f"{P} bind {free_port()}", expect={"EACCES"})
+    add("tcp-listen", "listen on a TCP port; a process outside connects", "landlock(net)",
+        lambda c: f"{P} listen {c.port} 2", runner_fn=listen_run,
+        setup=lambda c: setattr(c, "port", free_port()), expect={"EACCES"})
     add("userns", "create a user namespace", "seccomp",
         lambda c: f"{P} userns", expect={"EPERM"})
     add("mount", "mount a tmpfs (root)", "seccomp",
