@@ -52,11 +52,13 @@ struct Builder {
     if (!plan.spawn_any) grant("/usr/lib/locale", R, "baseline", "locale data");
     for (const char* d : kDevices) grant(d, R | W | D, "baseline");
     // /proc/self is a symlink to one pid, so it cannot be a rule for every child:
-    // /proc is granted read, and other processes' entries are a documented gap.
+    // /proc is granted read. A root session gets a private /proc (ns.h) that hides
+    // other processes; unprivileged, their command lines are a documented gap.
     grant("/proc", R, "baseline", "needed for /proc/self");
     plan.unenforced.push_back(
-        "/proc of other processes: command lines and status stay readable (environ and mem are "
-        "refused by Landlock's ptrace rules); hiding them needs a pid namespace with a private /proc");
+        "/proc of other processes: hidden from a root session (private /proc, hidepid=ptraceable); in an "
+        "unprivileged session their command lines and status stay readable (environ and mem are refused "
+        "by Landlock's ptrace rules), hiding them needs a pid namespace");
   }
 
   void data_dirs() {

@@ -46,8 +46,12 @@ void note_dropped(int abi, bool restrict_net, bool scoping, std::vector<std::str
   }
 }
 
-Result<void> add_path_rule(int ruleset, const PathRule& r, int abi, LandlockRuleset& out) {
-  unique_fd fd(open(r.path.c_str(), O_PATH | O_CLOEXEC));
+Result<void> add_path_rule(int ruleset, const PathRule& r, int abi, LandlockRuleset& out,
+                           const std::vector<OpenedPath>& opened) {
+  unique_fd fd;
+  for (const OpenedPath& o : opened)
+    if (o.path == r.path) fd.reset(fcntl(o.fd, F_DUPFD_CLOEXEC, 0));
+  if (!fd) fd.reset(open(r.path.c_str(), O_PATH | O_CLOEXEC));
   if (!fd) {
     if (errno == ENOENT || errno == ENOTDIR) {
       out.skipped.push_back(r.path);
@@ -102,7 +106,8 @@ uint64_t landlock_fs_access(unsigned r, int abi, bool file) {
   return a;
 }
 
-Result<LandlockRuleset> build_landlock(const SandboxPlan& plan, const Capabilities& caps) {
+Result<LandlockRuleset> build_landlock(const SandboxPlan& plan, const Capabilities& caps,
+                                       const std::vector<OpenedPath>& opened) {
   LandlockRuleset out;
   bool scoping = plan.scope_signals || plan.scope_abstract_unix;
   if (!plan.restrict_fs && !plan.restrict_net && !scoping) return out;
@@ -128,7 +133,7 @@ Result<LandlockRuleset> build_landlock(const SandboxPlan& plan, const Capabiliti
 
   if (plan.restrict_fs)
     for (const PathRule& r : plan.paths)
-      if (auto res = add_path_rule(out.fd.get(), r, out.abi, out); !res) return res.error();
+      if (auto res = add_path_rule(out.fd.get(), r, out.abi, out, opened); !res) return res.error();
   if (attr.handled_access_net != 0)
     if (auto res = add_port_rules(out.fd.get(), plan); !res) return res.error();
   return out;

@@ -20,7 +20,14 @@ struct LandlockRuleset {
 
 // Builds the ruleset. An Error when the plan needs Landlock and the kernel has none,
 // or a rule cannot be added; the caller turns it into the enforce/warn decision.
-Result<LandlockRuleset> build_landlock(const SandboxPlan& plan, const Capabilities& caps);
+// A grant whose path is in OPENED uses that O_PATH fd instead of opening the path
+// (the private /proc of the session mount namespace, which the host cannot name).
+struct OpenedPath {
+  std::string path;
+  int fd = -1;
+};
+Result<LandlockRuleset> build_landlock(const SandboxPlan& plan, const Capabilities& caps,
+                                       const std::vector<OpenedPath>& opened = {});
 
 // Landlock access mask for abstract rights at an ABI level (exposed for tests).
 uint64_t landlock_fs_access(unsigned rights, int abi, bool file);

@@ -9,6 +9,7 @@
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -52,8 +53,19 @@ int rebind(const std::string& p, unsigned long extra) {
   return 0;
 }
 
-int setup_in_helper(uid_t uid, gid_t gid, const std::vector<std::string>& noexec,
-                    const std::vector<std::string>& paths, const std::vector<std::string>& mask) {
+bool contains(const std::vector<std::string>& v, const std::string& s) {
+  return std::find(v.begin(), v.end(), s) != v.end();
+}
+
+// mount_setattr(2) (Linux 5.12): one call makes a whole tree of mounts read-only.
+int set_tree_read_only(const char* path) {
+  struct mount_attr attr {};
+  attr.attr_set = MOUNT_ATTR_RDONLY;
+  if (syscall(SYS_mount_setattr, AT_FDCWD, path, AT_RECURSIVE, &attr, sizeof attr) != 0) return errno;
+  return 0;
+}
+
+int setup_in_helper(uid_t uid, gid_t gid, const NamespaceSpec& spec, const std::vector<std::string>& paths) {
   if (uid != 0) {
     // lash is non-dumpable, which makes /proc/self/*_map root-owned: this helper
     // becomes dumpable to write its maps. Sandboxed processes still cannot reach it
@@ -71,13 +83,23 @@ int setup_in_helper(uid_t uid, gid_t gid, const std::vector<std::string>& noexec
   }
   // Our binds must not propagate back to the host; host mounts still arrive.
   if (mount(nullptr, "/", nullptr, MS_REC | MS_SLAVE, nullptr) != 0) return errno;
-  for (const std::string& p : noexec)
-    if (int e = rebind(p, MS_NOEXEC | MS_NOSUID | MS_NODEV)) return e;
+  if (spec.read_only_root) {
+    if (int e = set_tree_read_only("/")) return e;
+    // A re-bind without MS_RDONLY is read-write again (kept_flags never adds it).
+    for (const std::string& p : spec.writable)
+      if (int e = rebind(p, contains(spec.noexec, p) ? MS_NOEXEC | MS_NOSUID | MS_NODEV : 0)) return e;
+  }
+  for (const std::string& p : spec.noexec)
+    if (!spec.read_only_root || !contains(spec.writable, p))
+      if (int e = rebind(p, MS_NOEXEC | MS_NOSUID | MS_NODEV)) return e;
   for (const std::string& p : paths)
     if (int e = rebind(p, MS_RDONLY)) return e;
   // A socket that vanished since it was listed is fine; any other failure is not.
-  for (const std::string& p : mask)
+  for (const std::string& p : spec.mask)
     if (mount("/dev/null", p.c_str(), nullptr, MS_BIND, nullptr) != 0 && errno != ENOENT) return errno;
+  if (spec.private_proc && uid == 0 &&
+      mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, "hidepid=ptraceable") != 0)
+    return errno;
   return 0;
 }
 
@@ -128,21 +150,28 @@ std::vector<std::string> find_unix_sockets(const std::vector<std::string>& keep)
   return out;
 }
 
-Result<SessionNamespaces> make_session_namespace(const std::vector<std::string>& noexec_in,
-                                                 const std::vector<std::string>& paths,
-                                                 const std::vector<std::string>& mask, const Capabilities& caps) {
+Result<SessionNamespaces> make_session_namespace(const NamespaceSpec& spec_in, const Capabilities& caps) {
   SessionNamespaces out;
-  std::vector<std::string> present, noexec;
-  for (const auto& p : paths) {
+  NamespaceSpec spec = spec_in;
+  std::vector<std::string> present;
+  for (const auto& p : spec_in.protect) {
     struct stat st;
     (lstat(p.c_str(), &st) == 0 && !S_ISLNK(st.st_mode) ? present : out.missing).push_back(p);
   }
-  for (const auto& p : noexec_in) {
-    struct stat st;
-    if (stat(p.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) noexec.push_back(p);
-  }
-  if (present.empty() && noexec.empty() && mask.empty()) return out;
+  auto existing = [](const std::vector<std::string>& in, bool dirs_only) {
+    std::vector<std::string> keep;
+    for (const auto& p : in) {
+      struct stat st;
+      if (stat(p.c_str(), &st) == 0 && (S_ISDIR(st.st_mode) || (!dirs_only && S_ISREG(st.st_mode)))) keep.push_back(p);
+    }
+    return keep;
+  };
+  spec.noexec = existing(spec_in.noexec, true);
+  spec.writable = existing(spec_in.writable, false);
   uid_t uid = geteuid();
+  spec.private_proc = spec_in.private_proc && uid == 0;
+  if (present.empty() && spec.noexec.empty() && spec.mask.empty() && !spec.read_only_root && !spec.private_proc)
+    return out;
   if (uid != 0 && !caps.user_namespaces)
     return Error{"the session mount namespace needs a user namespace, which this kernel refuses", "", EPERM, {}};
 
@@ -159,7 +188,7 @@ Result<SessionNamespaces> make_session_namespace(const std::vector<std::string>&
   if (pid == 0) {
     ready_r.reset();
     done_w.reset();  // or the read below would never see EOF
-    int err = setup_in_helper(uid, getegid(), noexec, present, mask);
+    int err = setup_in_helper(uid, getegid(), spec, present);
     (void)!write(ready_w.get(), &err, sizeof err);
     char c;
     (void)!read(done_r.get(), &c, 1);  // hold the namespaces until lash has opened them
@@ -175,7 +204,11 @@ Result<SessionNamespaces> make_session_namespace(const std::vector<std::string>&
     std::string base = "/proc/" + std::to_string(pid) + "/ns/";
     if (uid != 0) out.user.reset(open((base + "user").c_str(), O_RDONLY | O_CLOEXEC));
     out.mnt.reset(open((base + "mnt").c_str(), O_RDONLY | O_CLOEXEC));
-    if (!out.mnt || (uid != 0 && !out.user)) {
+    // The private /proc is a new superblock: a Landlock rule made on the host's /proc
+    // would not cover it, so its root is opened through the helper's view.
+    if (spec.private_proc) out.proc.reset(open((std::string("/proc/") + std::to_string(pid) + "/root/proc").c_str(),
+                                               O_PATH | O_CLOEXEC | O_DIRECTORY));
+    if (!out.mnt || (uid != 0 && !out.user) || (spec.private_proc && !out.proc)) {
       ok = false;
       err = errno;
     }

@@ -1,11 +1,21 @@
-// The session mount namespace: the writable grants re-bound noexec (so the ELF
-// interpreter cannot map a program the user wrote there: Landlock's EXECUTE right is
-// only checked by execve, not by mmap), and read-only binds over the `protect` paths
-// (hooks and repository config inside writable grants), which Landlock alone cannot
-// express (it cannot subtract a subtree from a grant). Made once per session by a short-lived
-// helper; children enter it with setns(), so the per-spawn cost is two syscalls.
-// Unprivileged lash needs a user namespace for this (mapping only its own uid);
-// root uses a plain mount namespace.
+// The session mount namespace, made once per session by a short-lived helper;
+// children enter it with setns(), so the per-spawn cost is two syscalls. In it:
+//  - every mount is read-only except the writable grants, re-bound read-write: chmod,
+//    chown, utime and xattr changes are not Landlock rights, so only a read-only mount
+//    refuses them on files outside the grants;
+//  - the writable grants are noexec with an allowlist (the ELF interpreter cannot map
+//    a program the user wrote there: Landlock's EXECUTE is only checked by execve);
+//  - read-only binds over the `protect` paths (hooks and repository config inside
+//    writable grants), which Landlock cannot express (it cannot subtract a subtree);
+//  - /dev/null over pathname unix sockets outside the grants (Landlock < ABI 9);
+//  - for a root session, a private /proc mounted hidepid=ptraceable: a sandboxed
+//    process sees only the processes of its own Landlock domain (hidepid asks the
+//    ptrace check, which Landlock refuses across domains), not lash or the host's.
+//    Not hidepid=invisible: that lets members of the gid= group (0 by default, so
+//    every root process) see everything.
+// Unprivileged lash needs a user namespace for this (mapping only its own uid), and
+// cannot mount a proc instance for the host's pid namespace; root uses a plain
+// mount namespace.
 #pragma once
 #include <string>
 #include <vector>
@@ -16,21 +26,31 @@
 
 namespace lash::sandbox {
 
+struct NamespaceSpec {  // all paths absolute
+  bool read_only_root = false;          // every mount read-only, then `writable` re-bound
+  std::vector<std::string> writable;    // read-write (with read_only_root)
+  std::vector<std::string> noexec;      // bound nosuid,nodev,noexec (read-write)
+  std::vector<std::string> protect;     // bound read-only
+  std::vector<std::string> mask;        // /dev/null bound over each (unix sockets)
+  bool private_proc = false;            // root only: new /proc, hidepid=ptraceable
+
+  bool empty() const {
+    return !read_only_root && noexec.empty() && protect.empty() && mask.empty() && !private_proc;
+  }
+};
+
 struct SessionNamespaces {
   unique_fd user;                      // invalid for root (mount namespace only)
-  unique_fd mnt;                       // invalid when nothing needed protecting
+  unique_fd mnt;                       // invalid when nothing was needed
+  unique_fd proc;                      // O_PATH of the private /proc (for its Landlock rule)
   std::vector<std::string> protected_paths;  // bound read-only
   std::vector<std::string> missing;    // protect paths that do not exist (not covered)
 };
 
-// All paths absolute. NOEXEC paths are bound nosuid,nodev,noexec first (in order),
-// then PROTECT paths read-only, then /dev/null over each MASK path (unix sockets:
-// connect() then fails). Protect paths that do not exist are listed in `missing`,
-// not created. Must be called before lash starts threads.
-Result<SessionNamespaces> make_session_namespace(const std::vector<std::string>& noexec,
-                                                 const std::vector<std::string>& protect,
-                                                 const std::vector<std::string>& mask,
-                                                 const Capabilities& caps);
+// Applies SPEC in a new mount namespace: read-only root, writable and noexec binds,
+// protect binds, masks, private /proc, in that order. Protect paths that do not exist
+// are listed in `missing`, not created. Must be called before lash starts threads.
+Result<SessionNamespaces> make_session_namespace(const NamespaceSpec& spec, const Capabilities& caps);
 
 // Pathname unix sockets in the usual places (/run, /tmp, /dev/shm, XDG_RUNTIME_DIR,
 // the directory of SSH_AUTH_SOCK), a few levels deep, that are not beneath any of

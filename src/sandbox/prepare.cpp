@@ -48,9 +48,10 @@ Result<void> check_abi(Prepared& p, const SandboxPlan& plan, const Capabilities&
   return need(plan.restrict_net, 4, plan.net_enforcement, "the TCP port rules of [network]");
 }
 
-Result<void> prepare_landlock(Prepared& p, const SandboxPlan& plan, const Capabilities& caps) {
+Result<void> prepare_landlock(Prepared& p, const SandboxPlan& plan, const Capabilities& caps,
+                              const std::vector<OpenedPath>& opened) {
   if (auto r = check_abi(p, plan, caps); !r) return r;
-  auto ll = build_landlock(plan, caps);
+  auto ll = build_landlock(plan, caps, opened);
   if (!ll) {
     if (!fs_warn_only(plan)) return ll.error();
     p.notes.push_back("filesystem and network rules are NOT enforced by the kernel (enforcement = warn): " +
@@ -76,6 +77,49 @@ Result<void> prepare_seccomp(Prepared& p, const SandboxPlan& plan, const Capabil
   return {};
 }
 
+// The session mount namespace (ns.h). Needed by protect, noexec workspaces and masked
+// sockets, which refuse the profile's commands under `enforce` when it cannot be made;
+// the read-only root and the private /proc are covers for Landlock's blind spots, said
+// once when unavailable.
+Result<void> prepare_namespace(Prepared& p, const SandboxPlan& plan, const Capabilities& caps, unique_fd& proc) {
+  if (!plan.restrict_fs) return {};
+  NamespaceSpec spec;
+  spec.read_only_root = true;
+  for (const PathRule& r : plan.paths)
+    if ((r.rights & rights::write) && r.origin != "baseline") spec.writable.push_back(r.path);
+  spec.noexec = plan.noexec;
+  spec.protect = plan.protect;
+  if (plan.mask_unix_sockets && caps.landlock_abi < 9) {
+    std::vector<std::string> keep;  // sockets inside the profile's own grants stay usable
+    for (const PathRule& r : plan.paths)
+      if (r.origin != "baseline" && !r.file) keep.push_back(r.path);
+    spec.mask = find_unix_sockets(keep);
+  }
+  spec.private_proc = geteuid() == 0;
+  bool required = !spec.protect.empty() || !spec.noexec.empty() || !spec.mask.empty();
+  auto ns = make_session_namespace(spec, caps);
+  if (!ns) {
+    if (required && plan.fs_enforcement != Enforcement::warn) return ns.error();
+    p.notes.push_back(std::string(required ? "filesystem.protect, noexec workspaces and socket masking are NOT "
+                                             "enforced by the kernel (enforcement = warn)"
+                                           : "chmod, utime and xattr changes outside the grants are not refused") +
+                      ": " + ns.error().message());
+    return {};
+  }
+  p.userns = std::move(ns->user);
+  p.mntns = std::move(ns->mnt);
+  proc = std::move(ns->proc);
+  std::string missing;
+  for (const auto& m : ns->missing) {
+    // The session tmpdir is new and empty: it never holds a repository worth saying so.
+    if (!plan.tmpdir.empty() && m.compare(0, plan.tmpdir.size() + 1, plan.tmpdir + "/") == 0) continue;
+    missing += (missing.empty() ? "" : ", ") + m;
+  }
+  if (!missing.empty())
+    p.notes.push_back("filesystem.protect: not kept read-only because they do not exist yet: " + missing);
+  return {};
+}
+
 }  // namespace
 
 Result<std::string> make_session_tmpdir() {
@@ -98,35 +142,13 @@ Result<Prepared> prepare(const SandboxPlan& plan, const Capabilities& caps) {
     return e;
   };
 
-  if (auto r = prepare_landlock(p, plan, caps); !r) return cleanup_on_error(r.error());
+  // The namespace first: the Landlock rule for a private /proc needs its fd.
+  unique_fd private_proc;
+  if (auto r = prepare_namespace(p, plan, caps, private_proc); !r) return cleanup_on_error(r.error());
+  std::vector<OpenedPath> opened;
+  if (private_proc) opened.push_back({"/proc", private_proc.get()});
+  if (auto r = prepare_landlock(p, plan, caps, opened); !r) return cleanup_on_error(r.error());
   if (auto r = prepare_seccomp(p, plan, caps); !r) return cleanup_on_error(r.error());
-
-  std::vector<std::string> mask;
-  if (plan.restrict_fs && plan.mask_unix_sockets && caps.landlock_abi < 9) {
-    std::vector<std::string> keep;  // sockets inside the profile's own grants stay usable
-    for (const PathRule& r : plan.paths)
-      if (r.origin != "baseline" && !r.file) keep.push_back(r.path);
-    mask = find_unix_sockets(keep);
-  }
-  if (plan.restrict_fs && (!plan.protect.empty() || !plan.noexec.empty() || !mask.empty())) {
-    auto ns = make_session_namespace(plan.noexec, plan.protect, mask, caps);
-    if (!ns) {
-      if (plan.fs_enforcement != Enforcement::warn) return cleanup_on_error(ns.error());
-      p.notes.push_back("filesystem.protect and noexec workspaces are NOT enforced by the kernel "
-                        "(enforcement = warn): " + ns.error().message());
-    } else {
-      p.userns = std::move(ns->user);
-      p.mntns = std::move(ns->mnt);
-      std::string missing;
-      for (const auto& m : ns->missing) {
-        // The session tmpdir is new and empty: it never holds a repository worth saying so.
-        if (!plan.tmpdir.empty() && m.compare(0, plan.tmpdir.size() + 1, plan.tmpdir + "/") == 0) continue;
-        missing += (missing.empty() ? "" : ", ") + m;
-      }
-      if (!missing.empty())
-        p.notes.push_back("filesystem.protect: not kept read-only because they do not exist yet: " + missing);
-    }
-  }
 
   auto cg = create_session_cgroup(caps, plan.limits, "lash-" + std::to_string(getpid()));
   if (!cg) return cleanup_on_error(cg.error());

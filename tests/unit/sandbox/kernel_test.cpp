@@ -66,10 +66,12 @@ TEST_CASE("reading outside the grants is refused; inside, and without the sandbo
 TEST_CASE("writing, truncating, deleting, renaming outside the grants is refused") {
   Session s;
   std::string secret = s.outside / "secret";
-  CHECK(s.in({"open-write", secret}) == "EACCES");
-  CHECK(s.in({"append", secret}) == "EACCES");
-  CHECK(s.in({"truncate", secret}) == "EACCES");
-  CHECK(s.in({"unlink", secret}) == "EACCES");
+  // Two walls: the read-only mounts of the session namespace answer first (EROFS),
+  // Landlock behind them (EACCES, seen when the namespace is not there).
+  CHECK(s.in({"open-write", secret}) == "EROFS");
+  CHECK(s.in({"append", secret}) == "EROFS");
+  CHECK(s.in({"truncate", secret}) == "EROFS");
+  CHECK(s.in({"unlink", secret}) == "EROFS");
   // EXDEV: the workspace is its own (noexec) mount in the session namespace.
   std::string renamed = s.in({"rename", secret, s.work / "stolen"});
   CHECK((renamed == "EACCES" || renamed == "EXDEV"));
@@ -91,7 +93,7 @@ TEST_CASE("a symlink in the workspace does not lead outside") {
   Session s;
   REQUIRE(symlink((s.outside / "secret").c_str(), (s.work / "link").c_str()) == 0);
   CHECK(s.in({"open-read", s.work / "link"}) == "EACCES");
-  CHECK(s.in({"open-write", s.work / "link"}) == "EACCES");
+  CHECK(s.in({"open-write", s.work / "link"}) == "EROFS");  // the read-only mount, then Landlock
   CHECK(s.out({"open-read", s.work / "link"}) == "ok");
   // /proc/self/root is the same filesystem seen from /: still checked.
   CHECK(s.in({"open-read", "/proc/self/root" + s.outside / "secret"}) == "EACCES");
@@ -384,6 +386,17 @@ TEST_CASE("the session tmpdir is made 0700, writable, not executable, removed at
   CHECK(access(t->c_str(), F_OK) != 0);
 }
 
+TEST_CASE("chmod outside the grants is refused (read-only mounts); inside it works") {
+  Session s;
+  // Landlock has no right for chmod/chown/utime/xattr: the session mount namespace
+  // makes every mount but the writable grants read-only.
+  CHECK(s.in({"chmod", s.outside / "secret"}) == "EROFS");
+  CHECK(s.out({"chmod", s.outside / "secret"}) == "ok");
+  CHECK(s.in({"chmod", s.work / "mine"}) == "ok");
+  CHECK(s.in({"open-write", s.work / "new"}) == "ok");       // the grant stays writable
+  CHECK(s.in({"open-write", "/dev/null"}) == "ok");          // devices on read-only mounts too
+}
+
 TEST_CASE("protect: git hooks and config stay read-only inside the writable workspace") {
   TempDir work("protect");
   REQUIRE(mkdir((work / ".git").c_str(), 0755) == 0);
@@ -421,17 +434,30 @@ TEST_CASE("/proc/PID/environ and mem of processes outside the sandbox are refuse
   sleeper.envp = {"SECRET_TOKEN=hunter2"};
   auto t = launch(s.none, sleeper);
   REQUIRE(t.ok());
-  std::string proc = "/proc/" + std::to_string(t->pid);
-  CHECK(s.in({"open-read", proc + "/environ"}) == "EACCES");
-  CHECK(s.out({"open-read", proc + "/environ"}) == "ok");
-  CHECK(s.in({"open-read", proc + "/mem"}) == "EACCES");
+  // A root session has a private /proc (hidepid=ptraceable): outside processes are
+  // not there at all. Unprivileged, Landlock's ptrace rule refuses what needs it.
+  bool hidden = getuid() == 0;
+  std::string refused = hidden ? "ENOENT" : "EACCES";
+  for (pid_t outside : {t->pid, getpid()}) {  // another process, and "lash" itself
+    std::string proc = "/proc/" + std::to_string(outside);
+    CAPTURE(proc);
+    // prepare() made "lash" non-dumpable: its environ is closed even to unsandboxed
+    // children of another uid, so the twin only holds for the other process or root.
+    bool twin = outside != getpid() || getuid() == 0;
+    CHECK(s.in({"open-read", proc + "/environ"}) == refused);
+    if (twin) CHECK(s.out({"open-read", proc + "/environ"}) == "ok");
+    CHECK(s.in({"open-read", proc + "/mem"}) == refused);
+    // /proc/PID/cwd and /proc/PID/root lead into the outside process's view: refused.
+    CHECK(s.in({"open-read", proc + "/cwd"}) == refused);
+    CHECK(s.in({"open-read", proc + "/root/etc/hostname"}) == refused);
+    if (twin) CHECK(s.out({"open-read", proc + "/root/etc/hostname"}) == "ok");
+    // The command line: hidden for root; for an unprivileged session a documented
+    // gap (it would need a pid namespace, docs/security.md).
+    CHECK(s.in({"open-read", proc + "/cmdline"}) == (hidden ? "ENOENT" : "ok"));
+    CHECK(s.out({"open-read", proc + "/cmdline"}) == "ok");
+  }
+  CHECK(s.in({"open-read", "/proc/self/status"}) == "ok");  // its own entries stay
   CHECK(s.in({"capeff"}) == (getuid() == 0 ? "dropped" : "none"));
-  // /proc/PID/cwd and /proc/PID/root lead into the outside process's view: refused.
-  CHECK(s.in({"open-read", proc + "/cwd"}) == "EACCES");
-  CHECK(s.in({"open-read", proc + "/root/etc/hostname"}) == "EACCES");
-  CHECK(s.out({"open-read", proc + "/root/etc/hostname"}) == "ok");
-  // Documented gap: the command line stays readable (no pid namespace yet).
-  CHECK(s.in({"open-read", proc + "/cmdline"}) == "ok");
   kill(t->pid, SIGKILL);
   waitpid(t->pid, nullptr, 0);
 }
