@@ -685,6 +685,15 @@ def build_rows():
         lambda c: f". {q(c.secret)}; echo status:$?", leaked(SECRET_MARK))
     add("read-glob", "glob a directory outside: echo dir/*", "landlock(broker)",
         lambda c: f"echo {q(c.secretdir)}/*", leaked_hidden)
+    # the same three after a first external command (the session sandbox is prepared
+    # on first use: the rows above run before it)
+    add("read-builtin-late", "cat /dev/null, then builtin read v < secret",
+        "landlock(broker)", lambda c: f"cat /dev/null; read v < {q(c.secret)}; echo \"got:$v\"",
+        leaked(SECRET_MARK), expect={"got:"})
+    add("read-source-late", "cat /dev/null, then . secret", "landlock(broker)",
+        lambda c: f"cat /dev/null; . {q(c.secret)}; echo status:$?", leaked(SECRET_MARK))
+    add("read-glob-late", "cat /dev/null, then echo dir/*", "landlock(broker)",
+        lambda c: f"cat /dev/null; echo {q(c.secretdir)}/*", leaked_hidden)
     add("read-listdir", "list a directory outside with a program", "landlock",
         lambda c: f"{P} open-read {q(c.secretdir)}", expect={"EACCES"})
     add("read-symlink", "a symlink in the workspace to the secret (program)", "landlock",
@@ -848,7 +857,7 @@ def build_rows():
         "close_range", lambda c: f"{P} fds", fd_list_judge, setup=inherit_fd,
         expect={"none"})
     add("fd-inherited-redir", "the script hands lash's inherited fd 7 to cat: cat <&7",
-        "?", lambda c: "cat <&7 && echo ok || echo refused", leaked(SECRET_MARK),
+        "close_range", lambda c: "cat <&7 && echo ok || echo refused", leaked(SECRET_MARK),
         setup=inherit_fd)
     add("fd-proc-reopen", "reopen lash's inherited fd: cat < /dev/fd/7", "landlock(broker)",
         lambda c: "cat < /dev/fd/7 && echo ok || echo refused", leaked(SECRET_MARK),
@@ -856,7 +865,8 @@ def build_rows():
 
     # ---- processes and resources
     add("detach-exit", "setsid + double fork, alive after lash exits", "cgroup",
-        lambda c: f"{P} detach-sleeper @MARK@", survivor_judge, runner_fn=detach_run)
+        lambda c: f"{P} detach-sleeper @MARK@", survivor_judge, runner_fn=detach_run,
+        degraded=NO_CGROUP)
     add("detach-sigkill", "setsid + double fork, alive after lash is SIGKILLed",
         "cgroup+watchdog", lambda c: f"{P} detach-sleeper @MARK@; sleep 30",
         survivor_judge, runner_fn=detach_kill_run, degraded=NO_CGROUP)
@@ -882,6 +892,24 @@ def build_rows():
         lambda c: ("sh -c 'echo $$ > /sys/fs/cgroup/unified%s/cgroup.procs'"
                    " && echo ok || echo refused") % own_cgroup(),
         root=True, expect={"refused"})
+
+    add("ulimit-raise", "raise ulimit -n in the script, then open 200 files", "rlimit",
+        lambda c: f"ulimit -n 4096 2>/dev/null; {P} open-files 200", expect={"EMFILE"})
+
+    # ---- the shell itself
+    add("profile-switch", "profile switch default, then read the secret", "policy",
+        lambda c: f"profile switch default 2>/dev/null; {P} grep {q(c.secret)} {SECRET_MARK}",
+        expect={"EACCES"}, peers=False)
+    add("nested-lash", "a nested lash with the default profile (from sh)", "landlock",
+        lambda c: f"sh -c '{q(c.args.lash)} -p default -c \"cat {c.secret}\"'"
+                  " && echo ok || echo refused", leaked(SECRET_MARK), expect={"refused"},
+        peers=False)
+    add("exec-inplace", "exec builtin: replace the shell by an allowlisted program",
+        "landlock", lambda c: f"exec {P} grep {q(c.secret)} {SECRET_MARK}",
+        expect={"EACCES"})
+    add("exit-trap", "an EXIT trap runs a program as the session ends", "landlock",
+        lambda c: f"trap '{P} grep {c.secret} {SECRET_MARK}' EXIT; cat /dev/null",
+        expect={"EACCES"})
 
     # ---- sockets, network, kernel interfaces
     add("unix-abstract", "connect to an abstract unix socket outside", "landlock(scope)",
