@@ -306,10 +306,14 @@ ExecClosure resolve_exec_closure(const std::vector<std::string>& programs) {
   ExecClosure out;
   Resolver r(out);
   for (const auto& p : programs) r.add(p, ExecFile::Role::program, "");
-  // Each parent is listed once; only names found there are stat'ed.
-  std::map<std::string, std::set<std::string>> subdirs;
-  for (const char* parent : {"/usr/lib", "/usr/lib/x86_64-linux-gnu", "/usr/libexec", "/usr/local/lib"})
-    subdirs[parent] = entry_names(parent);
+  // The small parents are listed once and only names found there are stat'ed; the
+  // library directory holds thousands of entries, where a stat per program is cheaper.
+  std::map<std::string, std::set<std::string>> listed;
+  for (const char* parent : {"/usr/lib", "/usr/libexec", "/usr/local/lib"}) listed[parent] = entry_names(parent);
+  auto may_exist = [&](const std::string& parent, const std::string& leaf) {
+    auto it = listed.find(parent);
+    return it == listed.end() || it->second.count(leaf) > 0;
+  };
   std::set<std::string> seen;
   for (const ExecFile& f : out.files) {
     if (f.role == ExecFile::Role::library) continue;
@@ -320,7 +324,7 @@ ExecClosure resolve_exec_closure(const std::vector<std::string>& programs) {
                                        {"/usr/local/lib", name}}) {
       std::string d = parent + "/" + leaf;
       struct stat st;
-      if (subdirs[parent].count(leaf) && stat(d.c_str(), &st) == 0 && S_ISDIR(st.st_mode) && seen.insert(d).second)
+      if (may_exist(parent, leaf) && stat(d.c_str(), &st) == 0 && S_ISDIR(st.st_mode) && seen.insert(d).second)
         out.data_dirs.push_back({d, ExecFile::Role::library, f.path});
     }
   }

@@ -15,6 +15,7 @@
 
 #include <cerrno>
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 
 #include "sandbox/launch.h"
@@ -129,21 +130,43 @@ void collect_sockets(const std::string& dir, int depth, const std::vector<std::s
   closedir(d);
 }
 
+// Every pathname socket bound in this network namespace, wherever it lives: one
+// read of /proc/net/unix (the last column is the path; abstract names start with @).
+void bound_sockets(const std::vector<std::string>& keep, std::vector<std::string>& out) {
+  FILE* f = fopen("/proc/net/unix", "re");
+  if (!f) return;
+  char line[PATH_MAX + 128];
+  while (fgets(line, sizeof line, f)) {
+    char* slash = strchr(line, '/');
+    if (!slash || slash[-1] != ' ') continue;
+    std::string path(slash, strcspn(slash, "\n"));
+    bool kept = false;
+    for (const auto& k : keep) kept = kept || path.compare(0, k.size() + 1, k + "/") == 0;
+    struct stat st;
+    if (!kept && lstat(path.c_str(), &st) == 0 && S_ISSOCK(st.st_mode)) out.push_back(path);
+  }
+  fclose(f);
+}
+
 }  // namespace
 
 std::vector<std::string> find_unix_sockets(const std::vector<std::string>& keep) {
-  std::vector<std::string> roots = {"/run", "/tmp", "/dev/shm", "/var/run"};
+  std::vector<std::string> out;
+  bound_sockets(keep, out);
+  // Sockets bound in another network namespace (a container's daemon) are not in
+  // /proc/net/unix but can still be connected to by path: walk the usual places too.
+  // /tmp and /dev/shm hold many unrelated files, so only one level of them.
+  std::vector<std::pair<std::string, int>> roots = {{"/run", 3}, {"/var/run", 3}, {"/tmp", 1}, {"/dev/shm", 1}};
   for (const char* var : {"XDG_RUNTIME_DIR", "SSH_AUTH_SOCK"}) {
     const char* v = getenv(var);
     if (!v || v[0] != '/') continue;
     std::string s = v;
-    roots.push_back(std::string(var) == "SSH_AUTH_SOCK" ? s.substr(0, s.rfind('/')) : s);
+    roots.push_back({std::string(var) == "SSH_AUTH_SOCK" ? s.substr(0, s.rfind('/')) : s, 3});
   }
-  std::vector<std::string> out;
-  for (const auto& r : roots) {
+  for (const auto& [r, depth] : roots) {
     char real[PATH_MAX];
     if (!realpath(r.c_str(), real)) continue;
-    collect_sockets(real, 3, keep, out);
+    collect_sockets(real, depth, keep, out);
   }
   std::sort(out.begin(), out.end());
   out.erase(std::unique(out.begin(), out.end()), out.end());

@@ -52,9 +52,11 @@ struct SessionNamespaces {
 // are listed in `missing`, not created. Must be called before lash starts threads.
 Result<SessionNamespaces> make_session_namespace(const NamespaceSpec& spec, const Capabilities& caps);
 
-// Pathname unix sockets in the usual places (/run, /tmp, /dev/shm, XDG_RUNTIME_DIR,
-// the directory of SSH_AUTH_SOCK), a few levels deep, that are not beneath any of
-// KEEP. Landlock restricts connecting to them only from ABI 9.
+// Pathname unix sockets not beneath any of KEEP: every one bound in this network
+// namespace (/proc/net/unix), and those found in the usual places (/run, /var/run and
+// XDG_RUNTIME_DIR and the directory of SSH_AUTH_SOCK three levels deep, /tmp and
+// /dev/shm one level), which also catches sockets of other network namespaces.
+// Landlock restricts connecting to them only from ABI 9.
 std::vector<std::string> find_unix_sockets(const std::vector<std::string>& keep);
 
 }  // namespace lash::sandbox
