@@ -125,8 +125,19 @@ void arm_sandbox(Shell& sh, std::shared_ptr<const policy::ResolvedProfile> profi
                  std::function<const policy::SessionFacts&()> facts) {
   sh.prepare_hook = [&sh, profile, facts]() {
     Session& s = *g_session;
-    auto ctx = sandbox::make_session_context(*profile, s.env, facts());
-    sandbox::SandboxPlan plan = sandbox::compile(*profile, ctx, s.sandbox->capabilities());
+    const sandbox::Capabilities& caps = s.sandbox->capabilities();
+    auto ctx = sandbox::make_session_context(*profile, s.env, facts(), /*with_closure=*/false);
+    sandbox::SandboxPlan plan = sandbox::compile(*profile, ctx, caps);
+    // Start the session cgroup now: moving lash into it waits for the kernel (an RCU
+    // grace period), which then overlaps the exec closure and the ruleset.
+    if (!plan.empty() && !plan.spawn_any) {
+      if (auto r = s.sandbox->begin(plan); !r) {
+        sh.sandbox_refusal = r.error().message();
+        return;
+      }
+      sandbox::add_exec_closure(ctx, *profile);
+      plan = sandbox::compile(*profile, ctx, caps);
+    }
     // Subshells run inside the sandbox, where $LASH_HOME is out of reach: they
     // write their audit records through this fd, opened before the first fork.
     if (may_record(*profile, plan)) {

@@ -35,13 +35,6 @@ Result<void> make_dir(const std::string& dir) {
   return {};
 }
 
-Result<void> open_procs(SessionCgroup& cg, const std::string& dir) {
-  unique_fd fd(open((dir + "/cgroup.procs").c_str(), O_WRONLY | O_CLOEXEC));
-  if (!fd) return sys_error("cannot open cgroup.procs", dir, errno);
-  cg.procs.push_back(std::move(fd));
-  return {};
-}
-
 bool controller_enabled(const std::string& dir, const std::string& name) {
   std::ifstream in(dir + "/cgroup.controllers");
   std::string w;
@@ -59,7 +52,6 @@ Result<void> setup_v2(SessionCgroup& cg, const Capabilities& caps, const Limits&
   std::string dir = join(caps.cgroup2_mount, caps.cgroup2_current) + "/" + name;
   if (auto r = make_dir(dir); !r) return r;
   cg.v2_dir = dir;
-  if (auto r = open_procs(cg, dir); !r) return r;
   if (l.processes && controller_enabled(dir, "pids")) {
     if (auto r = write_file(dir + "/pids.max", std::to_string(l.processes)); !r) return r;
     cg.pids_limited = true;
@@ -77,8 +69,7 @@ Result<void> setup_v1(SessionCgroup& cg, const CgroupV1Controller& c, const std:
   std::string dir = join(c.mount, c.current) + "/" + name;
   if (auto r = make_dir(dir); !r) return r;
   cg.v1_dirs.push_back(dir);
-  if (auto r = write_file(dir + "/" + file, std::to_string(value)); !r) return r;
-  return open_procs(cg, dir);
+  return write_file(dir + "/" + file, std::to_string(value));
 }
 
 void sleep_ms(long ms) {
@@ -126,16 +117,6 @@ std::vector<pid_t> cgroup_pids(const std::string& dir) {
   long p;
   while (in >> p) out.push_back(static_cast<pid_t>(p));
   return out;
-}
-
-Result<void> join_session_cgroup(const SessionCgroup& cg) {
-  for (const unique_fd& fd : cg.procs) {
-    ssize_t n;
-    do n = write(fd.get(), "0", 1);  // "0" moves the writing process
-    while (n < 0 && errno == EINTR);
-    if (n != 1) return sys_error("cannot join the session cgroup", "", n < 0 ? errno : EIO);
-  }
-  return {};
 }
 
 bool cgroup_has(const std::string& dir, pid_t pid) {

@@ -22,7 +22,6 @@ namespace lash::sandbox {
 struct SessionCgroup {
   std::string v2_dir;                 // "" when no writable cgroup v2
   std::vector<std::string> v1_dirs;   // v1 pids / memory children we created
-  std::vector<unique_fd> procs;       // O_WRONLY|O_CLOEXEC cgroup.procs of each (join_session_cgroup)
   bool pids_limited = false;          // pids.max is set somewhere
   bool memory_limited = false;        // memory.max / memory.limit_in_bytes is set somewhere
   std::vector<std::string> notes;     // fallbacks, to be said once
@@ -36,9 +35,6 @@ struct SessionCgroup {
 // for, a controller is available, and writing it fails.
 Result<SessionCgroup> create_session_cgroup(const Capabilities& caps, const Limits& limits,
                                             const std::string& name);
-
-// Moves the calling process into every cgroup of the session ("0" to each procs fd).
-Result<void> join_session_cgroup(const SessionCgroup& cg);
 
 // SIGKILL every process in the given cgroup directories except SPARE (cgroup.kill
 // where SPARE is not a member, else kill each pid until none is left), wait briefly

@@ -221,18 +221,21 @@ SessionContext make_session_context(const policy::ResolvedProfile& profile, poli
 }
 
 SessionContext make_session_context(const policy::ResolvedProfile& profile, policy::SessionEnv env,
-                                    policy::SessionFacts facts) {
+                                    policy::SessionFacts facts, bool with_closure) {
   SessionContext ctx;
   if (profile.values.system_paths.value)
     ctx.etc_entries = list_except("/etc", etc_secrets(), {"ssh", "ssl", "pki"});
   ctx.facts = std::move(facts);
   ctx.env = std::move(env);
-  if (!profile.values.spawn_any.value) {
-    std::vector<std::string> progs(ctx.facts.allow_real.begin(), ctx.facts.allow_real.end());
-    std::sort(progs.begin(), progs.end());
-    ctx.closure = resolve_exec_closure(progs);
-  }
+  if (with_closure) add_exec_closure(ctx, profile);
   return ctx;
+}
+
+void add_exec_closure(SessionContext& ctx, const policy::ResolvedProfile& profile) {
+  if (profile.values.spawn_any.value) return;
+  std::vector<std::string> progs(ctx.facts.allow_real.begin(), ctx.facts.allow_real.end());
+  std::sort(progs.begin(), progs.end());
+  ctx.closure = resolve_exec_closure(progs);
 }
 
 SandboxPlan compile(const policy::ResolvedProfile& profile, const SessionContext& ctx, const Capabilities& caps) {

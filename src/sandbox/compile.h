@@ -27,9 +27,12 @@ const std::vector<std::string>& etc_secrets();
 // the allowlist's real paths.
 SessionContext make_session_context(const policy::ResolvedProfile& profile, policy::SessionEnv env);
 // The same with facts the caller already resolved (the session shares them with
-// the policy engine instead of resolving the allowlist twice).
+// the policy engine instead of resolving the allowlist twice). WITH_CLOSURE = false
+// leaves the closure out (the costly part), for an early compile() whose limits and
+// tmpdir start the session cgroup (begin_prepare); add_exec_closure() completes it.
 SessionContext make_session_context(const policy::ResolvedProfile& profile, policy::SessionEnv env,
-                                    policy::SessionFacts facts);
+                                    policy::SessionFacts facts, bool with_closure = true);
+void add_exec_closure(SessionContext& ctx, const policy::ResolvedProfile& profile);
 
 SandboxPlan compile(const policy::ResolvedProfile& profile, const SessionContext& ctx,
                     const Capabilities& caps);

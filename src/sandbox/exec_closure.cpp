@@ -36,13 +36,20 @@ std::string dirname_of(const std::string& p) {
 }
 
 // The file, read by ranges: only the headers and the dynamic string table are
-// touched, never the whole (possibly large) binary.
+// touched, never the whole (possibly large) binary. The first page is read once and
+// serves the ELF and program headers and PT_INTERP, which usually lie there.
 class File {
  public:
   explicit File(const std::string& path) {
     fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     struct stat st;
     if (fd_ >= 0 && fstat(fd_, &st) == 0 && S_ISREG(st.st_mode)) size_ = static_cast<uint64_t>(st.st_size);
+    if (size_ > 0) {
+      ssize_t n;
+      do n = pread(fd_, head_, sizeof head_, 0);
+      while (n < 0 && errno == EINTR);
+      head_len_ = n > 0 ? static_cast<uint64_t>(n) : 0;
+    }
   }
   ~File() {
     if (fd_ >= 0) close(fd_);
@@ -54,6 +61,10 @@ class File {
 
   bool read(uint64_t off, void* dst, size_t n) const {
     if (off > size_ || size_ - off < n) return false;
+    if (off <= head_len_ && head_len_ - off >= n) {
+      std::memcpy(dst, head_ + off, n);
+      return true;
+    }
     size_t got = 0;
     while (got < n) {
       ssize_t r = pread(fd_, static_cast<char*>(dst) + got, n - got, static_cast<off_t>(off + got));
@@ -80,6 +91,8 @@ class File {
  private:
   int fd_ = -1;
   uint64_t size_ = 0;
+  char head_[4096];
+  uint64_t head_len_ = 0;
 };
 
 struct ElfInfo {
@@ -217,7 +230,7 @@ class Resolver {
     // Most programs name the same few libraries by the same paths: resolve each
     // spelling once (realpath costs a readlink per component).
     auto memo = real_of_.find(path);
-    std::string r = memo != real_of_.end() ? memo->second : (real_of_[path] = real(path));
+    std::string r = memo != real_of_.end() ? memo->second : (real_of_[path] = canonical(path));
     if (r.empty()) {
       out_.problems.push_back(path + (by.empty() ? "" : " (needed by " + by + ")") + ": not found");
       return;
@@ -265,6 +278,23 @@ class Resolver {
     out_.problems.push_back(name + " (needed by " + by + "): not found");
   }
 
+  // realpath() with the directory part cached: the closure's files share a handful
+  // of directories, and glibc's realpath makes a readlink per component. Only a leaf
+  // that is itself a symlink (libfoo.so.1 -> libfoo.so.1.2.3) is resolved in full.
+  std::string canonical(const std::string& path) {
+    size_t slash = path.rfind('/');
+    std::string leaf = slash == std::string::npos ? "" : path.substr(slash + 1);
+    if (slash == std::string::npos || leaf.empty() || leaf == "." || leaf == "..") return real(path);
+    std::string dir = slash == 0 ? "/" : path.substr(0, slash);
+    auto it = dir_real_.find(dir);
+    if (it == dir_real_.end()) it = dir_real_.emplace(dir, real(dir)).first;
+    if (it->second.empty()) return "";
+    std::string joined = (it->second == "/" ? "" : it->second) + "/" + leaf;
+    struct stat st;
+    if (lstat(joined.c_str(), &st) != 0) return "";
+    return S_ISLNK(st.st_mode) ? real(joined) : joined;
+  }
+
   static bool is_regular(const std::string& p) {
     struct stat st;
     return stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode);
@@ -274,6 +304,7 @@ class Resolver {
   std::vector<std::string> dirs_;
   std::map<std::string, size_t> seen_;
   std::map<std::string, std::string> real_of_;         // spelling -> realpath ("" if none)
+  std::map<std::string, std::string> dir_real_;        // directory -> realpath ("" if none)
   std::map<std::string, std::string> default_lookup_;  // soname -> path in dirs_ ("" if none)
 };
 

@@ -128,19 +128,55 @@ Result<std::string> make_session_tmpdir() {
   return tmpl;  // mkdtemp makes it 0700
 }
 
-Result<Prepared> prepare(const SandboxPlan& plan, const Capabilities& caps) {
-  Prepared p;
-  if (plan.empty()) return p;
-
+Result<void> begin_prepare(Prepared& p, const SandboxPlan& plan, const Capabilities& caps) {
+  if (p.begun || plan.empty()) return {};
+  p.begun = true;
   // Children must not read lash's memory or environ through /proc.
   if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0)
     return sys_error("cannot make lash non-dumpable", "", errno);
-
   p.tmpdir = plan.tmpdir;  // granted by compile(); removed at exit
+  auto cg = create_session_cgroup(caps, plan.limits, "lash-" + std::to_string(getpid()));
+  if (!cg) return cg.error();
+  p.cgroup_dirs = cg->dirs();
+  p.pids_limited = cg->pids_limited;
+  for (auto& n : cg->notes) p.notes.push_back(std::move(n));
+  if (p.cgroup_dirs.empty() && p.tmpdir.empty()) return {};
+  auto w = start_watchdog(p.cgroup_dirs, p.tmpdir);
+  if (!w) {
+    kill_all(p);
+    return w.error();
+  }
+  p.watchdog = std::move(w->pipe);
+  p.join_pending = std::move(w->joined);
+  return {};
+}
+
+namespace {
+
+// The watchdog's answer: 0 once lash is in every session cgroup, else an errno.
+Result<void> finish_join(Prepared& p) {
+  if (!p.join_pending) return {};
+  int err = EPROTO;
+  ssize_t n;
+  do n = read(p.join_pending.get(), &err, sizeof err);
+  while (n < 0 && errno == EINTR);
+  p.join_pending.reset();
+  if (n != static_cast<ssize_t>(sizeof err)) err = n < 0 ? errno : EPROTO;
+  if (err != 0) return sys_error("cannot move lash into the session cgroup", "", err);
+  return {};
+}
+
+}  // namespace
+
+Result<Prepared> prepare(const SandboxPlan& plan, const Capabilities& caps, Prepared begun) {
+  Prepared p = std::move(begun);
+  if (plan.empty()) return p;
   auto cleanup_on_error = [&](Error e) {
+    (void)finish_join(p);  // never leave the move in flight behind a cleanup
     kill_all(p);
     return e;
   };
+  if (auto r = begin_prepare(p, plan, caps); !r) return cleanup_on_error(r.error());
 
   // The namespace first: the Landlock rule for a private /proc needs its fd.
   unique_fd private_proc;
@@ -149,11 +185,6 @@ Result<Prepared> prepare(const SandboxPlan& plan, const Capabilities& caps) {
   if (private_proc) opened.push_back({"/proc", private_proc.get()});
   if (auto r = prepare_landlock(p, plan, caps, opened); !r) return cleanup_on_error(r.error());
   if (auto r = prepare_seccomp(p, plan, caps); !r) return cleanup_on_error(r.error());
-
-  auto cg = create_session_cgroup(caps, plan.limits, "lash-" + std::to_string(getpid()));
-  if (!cg) return cleanup_on_error(cg.error());
-  p.cgroup_dirs = cg->dirs();
-  for (auto& n : cg->notes) p.notes.push_back(std::move(n));
 
 #if defined(__SANITIZE_ADDRESS__)
   // A sanitizer build of lash reserves terabytes of address space in every subshell
@@ -165,20 +196,14 @@ Result<Prepared> prepare(const SandboxPlan& plan, const Capabilities& caps) {
   add_rlimit(p, RLIMIT_CPU, plan.limits.cpu_seconds);
   add_rlimit(p, RLIMIT_FSIZE, plan.limits.file_size);
   add_rlimit(p, RLIMIT_NOFILE, plan.limits.open_files);
-  if (!cg->pids_limited) add_rlimit(p, RLIMIT_NPROC, plan.limits.processes);
+  if (!p.pids_limited) add_rlimit(p, RLIMIT_NPROC, plan.limits.processes);
 
   p.drop_caps = plan.drop_capabilities;
   p.no_new_privs = plan.no_new_privs || p.landlock.valid() || !p.seccomp.empty();
   p.close_fds = plan.close_fds;
 
-  if (!p.cgroup_dirs.empty() || !p.tmpdir.empty()) {
-    auto w = start_watchdog(p.cgroup_dirs, p.tmpdir);
-    if (!w) return cleanup_on_error(w.error());
-    p.watchdog = std::move(w->pipe);
-  }
-  // Last, after every helper above was forked outside it: from here on lash and all
-  // it forks are in the session cgroup.
-  if (auto r = join_session_cgroup(cg.value()); !r) return cleanup_on_error(r.error());
+  // Last: from here on lash and all it forks are in the session cgroup.
+  if (auto r = finish_join(p); !r) return cleanup_on_error(r.error());
   return p;
 }
 

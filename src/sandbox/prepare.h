@@ -18,7 +18,16 @@ Result<std::string> make_session_tmpdir();
 // enforcement is `enforce`; with `warn` the feature is left out and said in notes.
 // Call before lash starts threads (the watchdog is a fork of lash). Makes lash
 // itself non-dumpable when anything is restricted.
-Result<Prepared> prepare(const SandboxPlan& plan, const Capabilities& caps);
+// BEGUN is the result of begin_prepare() (or empty: prepare() begins itself).
+Result<Prepared> prepare(const SandboxPlan& plan, const Capabilities& caps, Prepared begun = {});
+
+// The first part of prepare(), callable early with a plan that may still lack its
+// exec grants (limits and tmpdir are what count): makes lash non-dumpable, creates
+// the session cgroups and starts the watchdog, which moves lash into the cgroups.
+// That move waits for an RCU grace period in the kernel (cgroup.h, 5-20 ms here), so
+// it runs in the watchdog while lash computes the exec closure and builds the
+// ruleset; prepare() waits for it at the end, before anything is forked inside.
+Result<void> begin_prepare(Prepared& p, const SandboxPlan& plan, const Capabilities& caps);
 
 // At exit: kill every process of the session cgroup, remove it and the tmpdir,
 // release the watchdog. Safe to call twice.

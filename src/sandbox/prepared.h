@@ -34,6 +34,9 @@ struct Prepared {
   std::string tmpdir;                   // session tmpdir (0700), "" for none: export as TMPDIR
   std::vector<std::string> cgroup_dirs; // session cgroups, killed and removed at exit
   unique_fd watchdog;                   // write end of the watchdog pipe
+  unique_fd join_pending;               // read end: the watchdog's answer to moving lash in
+  bool begun = false;                   // begin_prepare() ran
+  bool pids_limited = false;            // a pids controller limits the session cgroup
   int landlock_abi = 0;                 // ABI the ruleset was built for
   std::vector<std::string> notes;       // degradations and fallbacks, to be said once
 

@@ -27,8 +27,15 @@ Result<std::string> SessionSandbox::make_tmpdir() {
   return t;
 }
 
+Result<void> SessionSandbox::begin(const SandboxPlan& early) {
+  sandbox::kill_all(begun_);  // an earlier begin() that no prepare() consumed
+  begun_ = Prepared{};
+  return begin_prepare(begun_, early, capabilities());
+}
+
 Result<void> SessionSandbox::prepare(const SandboxPlan& plan) {
-  auto p = sandbox::prepare(plan, capabilities());
+  auto p = sandbox::prepare(plan, capabilities(), std::move(begun_));
+  begun_ = Prepared{};
   if (!p) return p.error();
   Broker broker;
   if (p->active()) {
@@ -71,6 +78,7 @@ std::vector<std::string> SessionSandbox::take_notes() {
 void SessionSandbox::kill_all() {
   if (getpid() != owner_) return;
   broker_.stop();
+  sandbox::kill_all(begun_);
   sandbox::kill_all(current_);
   for (Prepared& p : retired_) sandbox::kill_all(p);
   retired_.clear();

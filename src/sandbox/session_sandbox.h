@@ -46,6 +46,9 @@ class SessionSandbox {
   // previous Prepared is retired but its cgroup is still killed by kill_all()).
   // On failure the previous Prepared stays in force.
   Result<void> prepare(const SandboxPlan& plan);
+  // Optional, before prepare(): begin_prepare() (prepare.h) with an early plan, so the
+  // slow move of lash into the session cgroup overlaps the rest of the preparation.
+  Result<void> begin(const SandboxPlan& early);
   const Prepared& prepared() const { return current_; }
   const std::string& tmpdir() const { return current_.tmpdir; }
 
@@ -68,6 +71,7 @@ class SessionSandbox {
  private:
   std::optional<Capabilities> caps_;
   Prepared current_;
+  Prepared begun_;  // from begin(), consumed by prepare()
   Broker broker_;
   std::vector<Prepared> retired_;
   std::vector<std::string> notes_;

@@ -52,8 +52,25 @@ bool lash_inside(const std::vector<std::string>& dirs, pid_t lash) {
   return false;
 }
 
-[[noreturn]] void watchdog_main(int pipe_r, int lash_pidfd, pid_t lash, const std::vector<std::string>& dirs,
-                                const std::string& tmpdir) {
+// Moves lash into each session cgroup by writing its pid (the watchdog itself stays
+// outside). Returns 0 or the errno of the first failure.
+int move_lash_in(pid_t lash, const std::vector<std::string>& dirs) {
+  std::string text = std::to_string(lash);
+  for (const std::string& d : dirs) {
+    int fd = open((d + "/cgroup.procs").c_str(), O_WRONLY | O_CLOEXEC);
+    if (fd < 0) return errno;
+    ssize_t n;
+    do n = write(fd, text.data(), text.size());
+    while (n < 0 && errno == EINTR);
+    int err = n == static_cast<ssize_t>(text.size()) ? 0 : n < 0 ? errno : EIO;
+    close(fd);
+    if (err) return err;
+  }
+  return 0;
+}
+
+[[noreturn]] void watchdog_main(int pipe_r, int joined_w, int lash_pidfd, pid_t lash,
+                                const std::vector<std::string>& dirs, const std::string& tmpdir) {
   setsid();
   prctl(PR_SET_NAME, "lash-watchdog", 0, 0, 0);
   for (int sig : {SIGINT, SIGQUIT, SIGHUP, SIGTERM, SIGTSTP, SIGTTIN, SIGTTOU, SIGPIPE})
@@ -61,6 +78,10 @@ bool lash_inside(const std::vector<std::string>& dirs, pid_t lash) {
   sigset_t none;
   sigemptyset(&none);
   sigprocmask(SIG_SETMASK, &none, nullptr);
+  // First the move (lash waits for the answer before it forks anything inside).
+  int err = move_lash_in(lash, dirs);
+  (void)!write(joined_w, &err, sizeof err);
+  close(joined_w);
   // Keep nothing of lash open: a held terminal or pipe would keep readers waiting.
   int null = open("/dev/null", O_RDWR | O_CLOEXEC);
   for (int fd = 0; fd < 3; ++fd)
@@ -102,21 +123,25 @@ void remove_tree(const std::string& path) {
 }
 
 Result<Watchdog> start_watchdog(std::vector<std::string> dirs, std::string tmpdir) {
-  int p[2];
+  int p[2], j[2];
   if (pipe2(p, O_CLOEXEC) != 0) return sys_error("cannot create the watchdog pipe", "", errno);
   unique_fd r(p[0]), w(p[1]);
+  if (pipe2(j, O_CLOEXEC) != 0) return sys_error("cannot create the watchdog pipe", "", errno);
+  unique_fd joined_r(j[0]), joined_w(j[1]);
   // Double fork: the watchdog must not be lash's child, or lash's job control
   // (waitpid(-1, ...)) would reap it.
   pid_t mid = fork_helper();
   if (mid < 0) return sys_error("cannot start the session watchdog", "", errno);
   if (mid == 0) {
     w.reset();
+    joined_r.reset();
     pid_t lash = getppid();
     int lash_pidfd = static_cast<int>(syscall(SYS_pidfd_open, lash, 0));  // -1 before 5.3
     pid_t pid = fork_helper();
-    if (pid == 0) watchdog_main(r.get(), lash_pidfd, lash, dirs, tmpdir);
+    if (pid == 0) watchdog_main(r.get(), joined_w.get(), lash_pidfd, lash, dirs, tmpdir);
     _exit(pid < 0 ? 1 : 0);
   }
+  joined_w.reset();  // only the watchdog holds it: EOF if it dies before answering
   int ws = 0;
   while (waitpid(mid, &ws, 0) < 0 && errno == EINTR) {
   }
@@ -124,6 +149,7 @@ Result<Watchdog> start_watchdog(std::vector<std::string> dirs, std::string tmpdi
     return Error{"cannot start the session watchdog", "", EAGAIN, {}};
   Watchdog out;
   out.pipe = std::move(w);
+  out.joined = std::move(joined_r);
   return out;
 }
 

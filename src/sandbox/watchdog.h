@@ -13,12 +13,14 @@
 namespace lash::sandbox {
 
 struct Watchdog {
-  unique_fd pipe;  // write end, O_CLOEXEC; closing it (or lash dying) triggers cleanup
+  unique_fd pipe;    // write end, O_CLOEXEC; closing it (or lash dying) triggers cleanup
+  unique_fd joined;  // read end: one int, 0 once lash is in every cgroup, else an errno
 };
 
 // Must be called before lash starts threads: the watchdog is a fork of lash that
 // keeps running lash code (it allocates). It leaves lash's process group (setsid),
 // ignores terminal signals, keeps no fd but its pipe, and is not in the session cgroup.
+// Its first act is to move lash into the CGROUP_DIRS (prepare.h says why there).
 Result<Watchdog> start_watchdog(std::vector<std::string> cgroup_dirs, std::string tmpdir);
 
 // Remove a directory tree without following symlinks (the tmpdir is user-writable).
