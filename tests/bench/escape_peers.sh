@@ -60,7 +60,7 @@ print("%-10s %9s %12s %8s %9s %8s" % ("runner", "attempts", "let through", "brok
                                        "degraded", "seconds"))
 for r in runners:
     if r not in res:
-        print("%-10s %s" % (r, "no result (not installed or failed to start)"))
+        print("%-10s %s" % (r, "no result (not installed, or cannot run here: see above)"))
         continue
     d = res[r]
     broken = sum(1 for t in d["rows"] if t["broken"])
