@@ -21,12 +21,16 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
-double per_spawn_us(const Prepared& p, int n) {
+// IDLE_MS > 0 sleeps between spawns (not timed): a script that runs a command now
+// and then. A per-spawn cgroup migration would pay an RCU grace period each time.
+double per_spawn_us(const Prepared& p, int n, int idle_ms = 0) {
   SpawnSpec s;
   s.path = "/bin/true";
   s.argv = {"true"};
-  auto t0 = Clock::now();
+  Clock::duration total{};
   for (int i = 0; i < n; ++i) {
+    if (idle_ms > 0) usleep(static_cast<useconds_t>(idle_ms) * 1000);
+    auto t0 = Clock::now();
     auto r = launch(p, s);
     if (!r || r->failure.step != ChildStep::none) {
       std::fprintf(stderr, "spawn-bench: launch failed\n");
@@ -34,8 +38,9 @@ double per_spawn_us(const Prepared& p, int n) {
     }
     int ws;
     waitpid(r->pid, &ws, 0);
+    total += Clock::now() - t0;
   }
-  return std::chrono::duration<double, std::micro>(Clock::now() - t0).count() / n;
+  return std::chrono::duration<double, std::micro>(total).count() / n;
 }
 
 }  // namespace
@@ -72,6 +77,10 @@ int main(int argc, char** argv) {
   std::printf("session setup (probe+compile+prepare): %.2f ms\n", setup_ms);
   std::printf("plain spawn: %.1f us, sandboxed spawn: %.1f us, added: %.1f us per spawn (n=%d)\n", plain, boxed,
               boxed - plain, n);
+  double plain_idle = per_spawn_us(none, 20, 50);
+  double boxed_idle = per_spawn_us(*prep, 20, 50);
+  std::printf("after 50 ms idle: plain %.1f us, sandboxed %.1f us, added: %.1f us per spawn (n=20)\n", plain_idle,
+              boxed_idle, boxed_idle - plain_idle);
   kill_all(*prep);
   return 0;
 }
