@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The escape matrix: some 60 sandbox escape attempts through the real lash binary.
+"""The escape matrix: some 90 sandbox escape attempts through the real lash binary.
 
 Each row is one attempt. It runs twice, each time in a fresh temporary tree (a
 workspace, a directory "outside" the grants holding a secret, HOME, LASH_HOME):
@@ -475,7 +475,7 @@ def generic(row, res):
     if res.changed:
         through = True
         tok = "changed:" + os.path.relpath(res.changed[0], res.ctx.base)
-    if SECRET_MARK in res.out and row.judge is not leaked_hidden:
+    if SECRET_MARK in res.out:
         through = True
         tok = "leaked"
     return through, tok
@@ -491,7 +491,7 @@ def leaked_hidden(res):
 class Row:
     def __init__(self, rid, desc, layer, cmd, judge=by_token, setup=None, expect=(),
                  root=False, runner_fn=default_run, peers=True, accepted=None,
-                 degraded=None):
+                 degraded=None, needs=None):
         self.id = rid
         self.desc = desc
         self.layer = layer
@@ -507,6 +507,8 @@ class Row:
         # (e.g. no writable cgroup for this user): the row is then "degraded", not
         # counted, and a failure under LASH_MUST_ENFORCE=1
         self.degraded = degraded
+        # needs() -> None, or why this machine cannot run the twin (the row is skipped)
+        self.needs = needs
 
 
 def sleeper_setup(ctx):
@@ -723,7 +725,8 @@ def build_rows():
         lambda c: swap_cmd(c, 'read v < swap; case $v in *SECRET*) echo LEAK;; esac'),
         swap_read_judge)
     add("read-shadow", "read /etc/shadow (root)", "landlock(baseline)",
-        lambda c: f"{P} grep /etc/shadow root:", expect={"EACCES"}, root=True)
+        lambda c: f"{P} grep /etc/shadow root:", expect={"EACCES"}, root=True,
+        needs=need_file("/etc/shadow"))
 
     # ---- changing things outside the grants
     add("write-redir", "builtin redirect: echo > secret", "policy",
@@ -890,13 +893,13 @@ def build_rows():
         setup=sleeper_setup, expect={"EPERM", "ESRCH"})
     add("ptrace-outside", "ptrace a process outside", "seccomp",
         lambda c: f"{P} ptrace {c.sleeper.pid}", setup=sleeper_setup,
-        expect={"EPERM", "ESRCH"})
+        expect={"EPERM", "ESRCH"}, needs=need_ptrace)
     add("tiocsti", "TIOCSTI into the controlling terminal", "seccomp",
-        lambda c: f"{P} tiocsti", runner_fn=tty_run, expect={"EPERM"})
+        lambda c: f"{P} tiocsti", runner_fn=tty_run, expect={"EPERM"}, needs=need_tiocsti)
     add("cgroup-leave", "move into lash's own cgroup (root)", "landlock",
-        lambda c: ("sh -c 'echo $$ > /sys/fs/cgroup/unified%s/cgroup.procs'"
-                   " && echo ok || echo refused") % own_cgroup(),
-        root=True, expect={"refused"})
+        lambda c: ("sh -c 'echo $$ > %s%s/cgroup.procs'"
+                   " && echo ok || echo refused") % (cgroup2_mount(), own_cgroup()),
+        root=True, expect={"refused"}, needs=need_cgroup2)
 
     add("ulimit-raise", "raise ulimit -n in the script, then open 200 files", "rlimit",
         lambda c: f"ulimit -n 4096 2>/dev/null; {P} open-files 200", expect={"EMFILE"})
@@ -936,11 +939,11 @@ def build_rows():
         lambda c: f"{P} listen {c.port} 2", runner_fn=listen_run,
         setup=lambda c: setattr(c, "port", free_port()), expect={"EACCES"})
     add("userns", "create a user namespace", "seccomp",
-        lambda c: f"{P} userns", expect={"EPERM"})
+        lambda c: f"{P} userns", expect={"EPERM"}, needs=need_userns)
     add("mount", "mount a tmpfs (root)", "seccomp",
         lambda c: f"mkdir mnt; {P} mount-at mnt", root=True, expect={"EPERM"})
     add("io-uring", "io_uring_setup", "seccomp",
-        lambda c: f"{P} io-uring-setup", expect={"EPERM"})
+        lambda c: f"{P} io-uring-setup", expect={"EPERM"}, needs=need_io_uring)
 
     # ---- documented limits (docs/security.md): run and shown, not counted
     add("limit-hardlink-outside", "a hard link to the secret planted from outside",
@@ -949,6 +952,65 @@ def build_rows():
         accepted="Landlock checks paths; a link made by a process outside is a file of "
                  "the grant")
     return R
+
+
+def sysctl(name):
+    try:
+        with open("/proc/sys/" + name.replace(".", "/")) as f:
+            return f.read().strip()
+    except OSError:
+        return None
+
+
+def need_file(path):
+    return lambda: None if os.path.exists(path) else "%s does not exist" % path
+
+
+def need_tiocsti():
+    if os.getuid() != 0 and sysctl("dev.tty.legacy_tiocsti") == "0":
+        return "dev.tty.legacy_tiocsti = 0: TIOCSTI needs CAP_SYS_ADMIN"
+    return None
+
+
+def need_userns():
+    if sysctl("user.max_user_namespaces") == "0":
+        return "user.max_user_namespaces = 0"
+    if os.getuid() != 0 and sysctl("kernel.unprivileged_userns_clone") == "0":
+        return "kernel.unprivileged_userns_clone = 0"
+    if os.getuid() != 0 and sysctl("kernel.apparmor_restrict_unprivileged_userns") == "1":
+        return "kernel.apparmor_restrict_unprivileged_userns = 1"
+    return None
+
+
+def need_io_uring():
+    v = sysctl("kernel.io_uring_disabled")
+    if v == "2" or (v == "1" and os.getuid() != 0):
+        return "kernel.io_uring_disabled = %s" % v
+    return None
+
+
+def need_ptrace():
+    v = sysctl("kernel.yama.ptrace_scope")
+    if v == "3" or (v in ("1", "2") and os.getuid() != 0):
+        return "kernel.yama.ptrace_scope = %s: only descendants can be traced" % v
+    return None
+
+
+def cgroup2_mount():
+    try:
+        with open("/proc/self/mountinfo") as f:
+            for line in f:
+                fields = line.split()
+                sep = fields.index("-")
+                if fields[sep + 1] == "cgroup2":
+                    return fields[4]
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
+
+
+def need_cgroup2():
+    return None if cgroup2_mount() else "no cgroup2 mount"
 
 
 def own_cgroup():
@@ -1076,6 +1138,10 @@ def main():
     for row in rows:
         if row.root and not root:
             skipped.append((row.id, "needs root"))
+            continue
+        why = row.needs() if row.needs else None
+        if why:
+            skipped.append((row.id, why))
             continue
         if not row.peers and args.runner != "lash":
             skipped.append((row.id, "lash-specific (lash's own /proc entries)"))
