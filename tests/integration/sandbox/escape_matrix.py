@@ -904,6 +904,20 @@ def build_rows():
     add("ulimit-raise", "raise ulimit -n in the script, then open 200 files", "rlimit",
         lambda c: f"ulimit -n 4096 2>/dev/null; {P} open-files 200", expect={"EMFILE"})
 
+    add("sysctl-write", "write a kernel setting in /proc/sys (the same hostname, root)",
+        "landlock", lambda c: "sh -c 'read h < /proc/sys/kernel/hostname && "
+                               "echo \"$h\" > /proc/sys/kernel/hostname' && echo ok || echo refused",
+        root=True, expect={"refused"})
+    add("read-raw-disk", "read the disk under / (root)", "landlock",
+        lambda c: f"{P} open-read {root_disk()}", root=True, needs=need_root_disk,
+        expect={"EACCES"})
+    add("mknod-disk", "mknod the disk under / in the workspace, read it (root)",
+        "capabilities+mount(nodev)",
+        lambda c: f"{PY} -c 'import os,stat; d=os.stat(\"/\").st_dev; "
+                  f"os.mknod(\"disk\", stat.S_IFBLK|0o600, d); "
+                  f"open(\"disk\",\"rb\").read(512); print(\"ok\")' 2>/dev/null || echo refused",
+        root=True, needs=need_mknod, expect={"refused"})
+
     # ---- the shell itself
     add("profile-switch", "profile switch default, then read the secret", "policy",
         lambda c: f"profile switch default 2>/dev/null; {P} grep {q(c.secret)} {SECRET_MARK}",
@@ -915,6 +929,10 @@ def build_rows():
     add("exec-inplace", "exec builtin: replace the shell by an allowlisted program",
         "landlock", lambda c: f"exec {P} grep {q(c.secret)} {SECRET_MARK}",
         expect={"EACCES"})
+    add("exit-trap-builtin", "an EXIT trap reads the secret (builtin) as the session ends",
+        "landlock(broker)",
+        lambda c: f"cat /dev/null; trap 'read v < {c.secret}; echo got:$v' EXIT",
+        leaked(SECRET_MARK), expect={"got:"})
     add("exit-trap", "an EXIT trap runs a program as the session ends", "landlock",
         lambda c: f"trap '{P} grep {c.secret} {SECRET_MARK}' EXIT; cat /dev/null",
         expect={"EACCES"})
@@ -1011,6 +1029,43 @@ def cgroup2_mount():
 
 def need_cgroup2():
     return None if cgroup2_mount() else "no cgroup2 mount"
+
+
+def root_disk():
+    """The block device holding /, as /dev/NAME, or None."""
+    d = os.stat("/").st_dev
+    try:
+        with open("/sys/dev/block/%d:%d/uevent" % (os.major(d), os.minor(d))) as f:
+            for line in f:
+                if line.startswith("DEVNAME="):
+                    return "/dev/" + line.split("=", 1)[1].strip()
+    except OSError:
+        pass
+    return None
+
+
+def need_root_disk():
+    dev = root_disk()
+    if not dev or not os.path.exists(dev):
+        return "no block device for / here"
+    try:
+        os.close(os.open(dev, os.O_RDONLY))
+    except OSError as e:
+        return "this test cannot open %s itself (%s)" % (dev, os.strerror(e.errno))
+    return None
+
+
+def need_mknod():
+    d = tempfile.mkdtemp(prefix="lash-escape-mknod.")
+    try:
+        node = os.path.join(d, "disk")
+        os.mknod(node, stat.S_IFBLK | 0o600, os.stat("/").st_dev)
+        os.close(os.open(node, os.O_RDONLY))
+        return None
+    except OSError as e:
+        return "this test cannot mknod and open the disk itself (%s)" % os.strerror(e.errno)
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
 
 
 def own_cgroup():
