@@ -665,8 +665,33 @@ def swap_read_judge(res):
     return hit, ("leaked" if hit else "refused")
 
 
+def git_outside(ctx, *args):
+    """Run git on the workspace as the user later would, outside any sandbox."""
+    env = {"PATH": "/usr/bin:/bin", "HOME": ctx.home, "GIT_CONFIG_NOSYSTEM": "1",
+           "LC_ALL": "C"}
+    try:
+        p = subprocess.run(["git", "-C", ctx.work] + list(args), env=env,
+                           stdin=subprocess.DEVNULL, capture_output=True, timeout=10)
+    except (OSError, subprocess.TimeoutExpired):
+        return ""
+    return p.stdout.decode(errors="replace").strip()
+
+
 def protect_judge(res):
-    return False, res.token  # the .git snapshot decides
+    """Besides the snapshot of .git/hooks and .git/config: would the user's next git
+    command in the workspace run code the sandbox planted (hooks elsewhere, fsmonitor,
+    hooksPath)?"""
+    ctx = res.ctx
+    if shutil.which("git") is None:
+        return False, res.token
+    hooks = git_outside(ctx, "rev-parse", "--git-path", "hooks")
+    if hooks and os.path.realpath(os.path.join(ctx.work, hooks)) != \
+            os.path.realpath(os.path.join(ctx.work, ".git/hooks")):
+        return True, "hooks:" + hooks
+    for key in ("core.fsmonitor", "core.hooksPath"):
+        if git_outside(ctx, "config", "--get", key):
+            return True, key
+    return False, res.token
 
 
 def build_rows():
@@ -780,21 +805,34 @@ def build_rows():
         lambda c: "echo evil > .git/hooks/pre-commit && echo ok || echo refused",
         protect_judge, expect={"policy"})
     add("git-hook-prog", "plant .git/hooks/pre-commit (program)", "mount(ro)",
-        lambda c: f"{P} open-write .git/hooks/pre-commit", expect={"EROFS"})
+        lambda c: f"{P} open-write .git/hooks/pre-commit", protect_judge, expect={"EROFS"})
     add("git-fsmonitor", "append a core.fsmonitor line to .git/config (sh)", "mount(ro)",
         lambda c: "sh -c 'printf \"[core]\\n\\tfsmonitor = evil\\n\" >> .git/config'"
-                  " && echo ok || echo refused", expect={"refused"})
+                  " && echo ok || echo refused", protect_judge, expect={"refused"})
     add("git-config", "git config core.fsmonitor (allowlisted git)", "mount(ro)",
         lambda c: "git config core.fsmonitor evil && echo ok || echo refused",
-        expect={"refused"})
+        protect_judge, expect={"refused"},
+        needs=lambda: None if shutil.which("git") else "git is not installed")
     add("git-hooks-swap", "replace .git/hooks by a new directory", "mount(ro)",
         lambda c: "mv .git/hooks .git/h2 && mkdir .git/hooks && "
                   "echo evil > .git/hooks/pre-commit && echo ok || echo refused",
-        expect={"refused"})
+        protect_judge, expect={"refused"})
     add("git-dir-swap", "rename .git away and build a new one with a hook", "mount(ro)",
         lambda c: "mv .git .git-old && mkdir .git && cp -r .git-old/. .git/ 2>/dev/null;"
                   " sh -c 'echo evil > .git/hooks/pre-commit' && echo ok || echo refused",
-        expect={"refused"})
+        protect_judge, expect={"refused"})
+    add("git-commondir", "point .git/commondir at a workspace dir with hooks and config",
+        "mount(ro)", lambda c: "mkdir -p evil/objects evil/refs/heads evil/hooks && "
+                       "printf '[core]\\n\\tfsmonitor = evil\\n' > evil/config && "
+                       "echo ../evil > .git/commondir && echo ok || echo refused",
+        protect_judge, expect={"refused"})
+    add("git-hook-hardlink", "hard-link a protected hook, append through the link",
+        "mount(ro)", lambda c: "ln .git/hooks/pre-commit.sample hl && "
+                               "sh -c 'echo evil >> hl' && echo ok || echo refused",
+        protect_judge, expect={"refused"})
+    add("git-hook-move", "move a prepared hook into .git/hooks", "mount(ro)",
+        lambda c: "echo evil > pre-commit && mv pre-commit .git/hooks/pre-commit"
+                  " && echo ok || echo refused", protect_judge, expect={"refused"})
 
     # ---- /proc of lash and of other processes
     add("lash-environ", "read lash's /proc/PID/environ", "dumpable+landlock",
