@@ -432,6 +432,18 @@ int listen_port(const char* port, int seconds) {
   return token(0);
 }
 
+// Take fd N of process PID with pidfd_getfd and read a byte from it: "ok", or the
+// errno of pidfd_open, pidfd_getfd or read.
+int pidfd_steal(pid_t pid, int fd) {
+  long pfd = syscall(SYS_pidfd_open, pid, 0);
+  if (pfd < 0) return token(errno);
+  long got = syscall(SYS_pidfd_getfd, static_cast<int>(pfd), fd, 0);
+  if (got < 0) return token(errno);
+  char c;
+  if (pread(static_cast<int>(got), &c, 1, 0) < 0) return token(errno);
+  return token(0);
+}
+
 int usage() {
   fputs("usage: lash-probe open-read P | open-write P | append P | truncate P | exec P [ARG..] |\n"
         "  run P [ARG..] |\n"
@@ -441,7 +453,8 @@ int usage() {
         "  env NAME | rlimit as|cpu|fsize|nofile|nproc | fork-bomb N | fds | alloc MIB |\n"
         "  write-size P BYTES | open-files N | detach-sleeper | cgroup | burn-cpu |\n"
         "  grep P NEEDLE | io-uring-setup | mount-at DIR | cpu-seconds N | setxattr P |\n"
-        "  utime P | read-fd N | memfd-exec-file P [ARG..] | listen PORT SECONDS\n",
+        "  utime P | read-fd N | memfd-exec-file P [ARG..] | listen PORT SECONDS |\n"
+        "  pidfd-getfd PID FD\n",
         stderr);
   return 2;
 }
@@ -517,6 +530,7 @@ int main(int argc, char** argv) {
   if (cmd == "read-fd" && need(1)) return read_fd(atoi(argv[2]));
   if (cmd == "memfd-exec-file" && need(2)) return memfd_exec_file(argv[2], argv + 3);
   if (cmd == "listen" && need(2)) return listen_port(argv[2], atoi(argv[3]));
+  if (cmd == "pidfd-getfd" && need(2)) return pidfd_steal(atoi(argv[2]), atoi(argv[3]));
   if (cmd == "burn-cpu") {
     unsigned long i = 0;
     for (;;) asm volatile("" : "+r"(i));

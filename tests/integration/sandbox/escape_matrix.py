@@ -106,10 +106,18 @@ class Ctx:
     # processes and sockets outside the sandbox, started before the runner
     def start_sleeper(self):
         env = {"PATH": "/usr/bin:/bin", "OTHER_SECRET": OTHER_MARK}
-        self.sleeper = subprocess.Popen(
-            ["sleep-" + OTHER_MARK, "300"], executable="/usr/bin/sleep",
-            cwd=self.outside, env=env, stdin=subprocess.DEVNULL, start_new_session=True,
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        # it holds the secret open as fd 5
+        fd = os.open(self.secret, os.O_RDONLY)
+        if fd != 5:
+            os.dup2(fd, 5)
+            os.close(fd)
+        try:
+            self.sleeper = subprocess.Popen(
+                ["sleep-" + OTHER_MARK, "300"], executable="/usr/bin/sleep",
+                cwd=self.outside, env=env, stdin=subprocess.DEVNULL, start_new_session=True,
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, pass_fds=(5,))
+        finally:
+            os.close(5)
         self.procs.append(self.sleeper)
         # wait until it is sleep (not yet python's fork)
         for _ in range(200):
@@ -844,6 +852,12 @@ def build_rows():
     add("other-environ", "read /proc/PID/environ of a process outside", "landlock(ptrace)",
         lambda c: f"{P} grep /proc/{c.sleeper.pid}/environ {OTHER_MARK}",
         setup=sleeper_setup, expect={"EACCES", "ENOENT"})
+    add("other-fd-proc", "reopen a process outside's fd via /proc/PID/fd/N",
+        "landlock(ptrace)", lambda c: f"{P} grep /proc/{c.sleeper.pid}/fd/5 {SECRET_MARK}",
+        setup=sleeper_setup, expect={"EACCES", "ENOENT"})
+    add("other-fd-pidfd", "take a process outside's fd with pidfd_getfd",
+        "landlock(ptrace)", lambda c: f"{P} pidfd-getfd {c.sleeper.pid} 5",
+        setup=sleeper_setup, expect={"EPERM", "EACCES", "ESRCH"}, needs=need_ptrace)
     add("other-cmdline", "read /proc/PID/cmdline of a process outside", "proc(hidepid)",
         lambda c: f"{P} grep /proc/{c.sleeper.pid}/cmdline {OTHER_MARK}",
         setup=sleeper_setup, expect={"ENOENT", "EACCES"})
@@ -863,6 +877,16 @@ def build_rows():
     add("exec-renamed", "a copy named cat first on PATH", "policy",
         lambda c: 'PATH="$PWD/bin:$PATH" cat', ran_forbidden, setup=plant_renamed,
         expect={"policy"})
+    add("exec-path-swap", "cat on PATH swapped to the forbidden program during 200 runs",
+        "landlock", lambda c: ("mkdir bin; ln -s /usr/bin/cat bin/cat; %s -c %s & "
+                               "i=0; while [ ! -e swap.done ] && [ $i -lt 200 ]; do "
+                               "PATH=\"$PWD/bin:$PATH\" cat </dev/null; i=$((i+1)); done "
+                               "2>/dev/null; wait; echo done")
+        % (PY, q("import os,time\nend=time.time()+1.0\nwhile time.time()<end:\n"
+                 "  for t in ('/usr/bin/cat', '%s'):\n"
+                 "    os.symlink(t,'bin/new'); os.replace('bin/new','bin/cat')\n"
+                 "open('swap.done','w').close()\n" % FORBIDDEN)),
+        ran_forbidden, expect={"done"})
     add("exec-ldso", "ld.so /usr/bin/PROG", "landlock",
         lambda c: f"{P} run {LDSO} {FORBIDDEN}", expect={"exit:127", "exit:1"})
     add("exec-ldso-planted", "ld.so ./planted-copy", "mount(noexec)",
