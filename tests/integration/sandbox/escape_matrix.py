@@ -572,6 +572,16 @@ def ran_forbidden(res):
     return hit, ("ran" if hit else res.token)
 
 
+def started_and(judge, marker):
+    """The attempt's interpreter must have started (it prints MARKER first): a refusal
+    because the interpreter itself could not run would prove nothing."""
+    def j(res):
+        if marker not in res.out:
+            return False, "not-run"
+        return judge(res)
+    return j
+
+
 def fd_list_judge(res):
     hit = "7" in res.token.split(",")
     return hit, res.token
@@ -898,11 +908,14 @@ def build_rows():
     add("exec-sh", "allowed interpreter: sh -c /usr/bin/PROG", "landlock",
         lambda c: f"sh -c {FORBIDDEN}", ran_forbidden, expect={"status:126"})
     add("exec-python", "allowed interpreter: python3 os.execv", "landlock",
-        lambda c: f"{PY} -c 'import os; os.execv(\"{FORBIDDEN}\", [\"id\"])' 2>/dev/null"
-                  " || echo refused", ran_forbidden, expect={"refused"})
+        lambda c: f"{PY} -c 'import os; print(\"py-started\", flush=True); "
+                  f"os.execv(\"{FORBIDDEN}\", [\"id\"])' 2>/dev/null || echo refused",
+        started_and(ran_forbidden, "py-started"), expect={"refused"})
     add("exec-python-ldso", "allowed interpreter: python3 execv(ld.so, PROG)", "landlock",
-        lambda c: f"{PY} -c 'import os; os.execv(\"{LDSO}\", [\"ld.so\", \"{FORBIDDEN}\"])'"
-                  " 2>/dev/null || echo refused", ran_forbidden, expect={"refused"})
+        lambda c: f"{PY} -c 'import os; print(\"py-started\", flush=True); "
+                  f"os.execv(\"{LDSO}\", [\"ld.so\", \"{FORBIDDEN}\"])'"
+                  " 2>/dev/null || echo refused",
+        started_and(ran_forbidden, "py-started"), expect={"refused"})
 
     # ---- environment
     add("env-ldpreload-inherited", "LD_PRELOAD in lash's environment reaches a child",
@@ -1201,6 +1214,37 @@ def reexec_as_nobody():
                        os.path.abspath(__file__)] + argv)
 
 
+CONTROL = [
+    ("probe", "@PROBE@ open-read mine"),
+    ("cat", "cat mine"),
+    ("builtin-read", "read v < mine; echo \"$v\""),
+    ("builtin-write", "echo x > made && cat made"),
+    ("glob", "echo m*"),
+    ("sh", "sh -c 'echo from-sh'"),
+    ("python3", PY + " -c 'print(\"from-python\")'"),
+    ("cp-mv-rm", "cp mine m2 && mv m2 m3 && rm m3 && echo moved"),
+    ("ln-mkdir-touch-chmod", "ln -s mine l && mkdir d && touch d/t && chmod 600 d/t && echo made"),
+    ("git", "git status --porcelain >/dev/null && echo git-ok"),
+    ("sleep", "sleep 0 && echo slept"),
+    ("tcp-allowed-port-bind0", "@PROBE@ bind 0"),
+]
+
+
+def control_failures(args, runner):
+    ctx = Ctx(args, runner)
+    try:
+        script = "; ".join("{ %s; } >/dev/null 2>&1 || echo CONTROL-FAIL:%s" % (c, n)
+                           for n, c in CONTROL if n != "git" or shutil.which("git"))
+        script = script.replace("@PROBE@", q(args.probe))
+        rc, out, err = run_cmd(ctx, runner.argv(ctx, "echo %s; %s" % (ALIVE, script)),
+                               runner.env(ctx))
+    finally:
+        ctx.teardown()
+    if ALIVE not in out:
+        return ["nothing ran: " + ((err.strip().splitlines() or ["exit %s" % rc])[-1])]
+    return [l.split(":", 1)[1] for l in out.splitlines() if l.startswith("CONTROL-FAIL:")]
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--lash", required=True)
@@ -1245,6 +1289,13 @@ def main():
             print(err)
             return 1
         return SKIP
+
+    # control: what the restricting policy allows must work under it, so that a
+    # refusal below cannot come from a tool that does not run at all
+    bad = control_failures(args, runner)
+    if bad:
+        print("FAIL: under %s, allowed actions fail: %s" % (args.runner, "; ".join(bad)))
+        return 1
 
     rows = build_rows()
     if args.only:
