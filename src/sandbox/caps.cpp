@@ -148,7 +148,16 @@ void probe_v1(CgroupV1Controller& out, const char* name, const std::vector<Mount
 }
 
 // The user namespace test forks: unshare in the parent would change lash itself.
+// Root never needs one (its session namespace is a plain mount namespace) and may
+// always make one unless the limit is 0, so root reads the limit instead of
+// paying for a fork of lash at every session start.
 void probe_userns(Capabilities& c) {
+  if (geteuid() == 0) {
+    std::ifstream in("/proc/sys/user/max_user_namespaces");
+    long max = 0;
+    c.user_namespaces = (in >> max) && max > 0;
+    return;
+  }
   pid_t pid = fork();
   if (pid < 0) return;
   if (pid == 0) _exit(unshare(CLONE_NEWUSER) == 0 ? 0 : 1);

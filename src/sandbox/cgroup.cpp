@@ -93,7 +93,16 @@ Result<SessionCgroup> create_session_cgroup(const Capabilities& caps, const Limi
     kill_and_remove(cg.dirs());
     return e;
   };
-  if (auto r = setup_v2(cg, caps, l, name); !r) return fail(r.error());
+  // Hybrid hosts: when a limit must come from a v1 controller, lash's v1 cgroups
+  // also track every process (a fork inherits them, setsid does not leave them), and
+  // no v2 cgroup is made: moving lash into one would wait for an RCU grace period
+  // (cgroup.h) and block every fork meanwhile, while v1 lets a thread move itself
+  // without that lock. The cost is a kill loop at exit instead of cgroup.kill.
+  bool v2_pids = caps.cgroup2_writable && caps.has_cgroup2_controller("pids");
+  bool v2_memory = caps.cgroup2_writable && caps.has_cgroup2_controller("memory");
+  bool use_v1 = (l.processes && !v2_pids && caps.v1_pids.writable) || (l.memory && !v2_memory && caps.v1_memory.writable);
+  if (!use_v1)
+    if (auto r = setup_v2(cg, caps, l, name); !r) return fail(r.error());
   if (l.processes && !cg.pids_limited && caps.v1_pids.writable) {
     if (auto r = setup_v1(cg, caps.v1_pids, name, "pids.max", l.processes); !r) return fail(r.error());
     cg.pids_limited = true;
@@ -125,11 +134,11 @@ bool cgroup_has(const std::string& dir, pid_t pid) {
   return false;
 }
 
-void kill_and_remove(const std::vector<std::string>& dirs, pid_t spare) {
+void kill_and_remove(const std::vector<std::string>& dirs, pid_t spare, bool spare_may_arrive) {
   std::vector<std::string> removable;
   for (const std::string& dir : dirs) {
     if (!exists(dir)) continue;
-    bool holds_spare = spare > 0 && cgroup_has(dir, spare);
+    bool holds_spare = spare > 0 && (spare_may_arrive || cgroup_has(dir, spare));
     bool killed = !holds_spare && exists(dir + "/cgroup.kill") && write_file(dir + "/cgroup.kill", "1").ok();
     // Without cgroup.kill (or with lash inside): freeze (v2) so nothing forks while we
     // kill, then kill each pid. A frozen lash could not go on, so not with lash inside.

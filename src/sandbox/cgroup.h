@@ -26,7 +26,7 @@ struct SessionCgroup {
   bool memory_limited = false;        // memory.max / memory.limit_in_bytes is set somewhere
   std::vector<std::string> notes;     // fallbacks, to be said once
 
-  bool tracked() const { return !v2_dir.empty(); }
+  bool tracked() const { return !v2_dir.empty() || !v1_dirs.empty(); }
   std::vector<std::string> dirs() const;  // every directory, v2 first
 };
 
@@ -40,8 +40,10 @@ Result<SessionCgroup> create_session_cgroup(const Capabilities& caps, const Limi
 // where SPARE is not a member, else kill each pid until none is left), wait briefly
 // for them to go, and remove the directories that no longer hold SPARE (a directory
 // lash is still in is removed by the watchdog once lash has exited). Safe to call
-// twice. SPARE = 0 spares nobody. Used at exit, at profile switch and by the watchdog.
-void kill_and_remove(const std::vector<std::string>& dirs, pid_t spare = 0);
+// twice. SPARE = 0 spares nobody. SPARE_MAY_ARRIVE: SPARE may be moved into any of
+// the directories meanwhile (by the watchdog), so none is killed as a whole and none
+// is removed here. Used at exit, at profile switch and by the watchdog.
+void kill_and_remove(const std::vector<std::string>& dirs, pid_t spare = 0, bool spare_may_arrive = false);
 
 // True when PID is listed in DIR's cgroup.procs.
 bool cgroup_has(const std::string& dir, pid_t pid);

@@ -113,17 +113,21 @@ void collect_sockets(const std::string& dir, int depth, const std::vector<std::s
   while (dirent* e = readdir(d)) {
     std::string name = e->d_name;
     if (name == "." || name == "..") continue;
-    // readdir's d_type saves an lstat per entry (this walks /tmp, which can be
-    // large); only filesystems that do not fill it in need the lstat.
-    if (e->d_type != DT_UNKNOWN && e->d_type != DT_SOCK && e->d_type != DT_DIR) continue;
+    // readdir's d_type saves an lstat per entry; only filesystems that do not fill
+    // it in need the lstat. A directory is only of interest with depth left.
+    unsigned char type = e->d_type;
+    if (type != DT_UNKNOWN && type != DT_SOCK && (type != DT_DIR || depth == 0)) continue;
     std::string path = (dir == "/" ? "" : dir) + "/" + name;
     struct stat st;
-    if (lstat(path.c_str(), &st) != 0) continue;
-    if (S_ISSOCK(st.st_mode)) {
+    if (type == DT_UNKNOWN) {
+      if (lstat(path.c_str(), &st) != 0) continue;
+      type = S_ISSOCK(st.st_mode) ? DT_SOCK : S_ISDIR(st.st_mode) ? DT_DIR : DT_REG;
+    }
+    if (type == DT_SOCK) {
       bool kept = false;
       for (const auto& k : keep) kept = kept || path.compare(0, k.size() + 1, k + "/") == 0;
       if (!kept) out.push_back(path);
-    } else if (S_ISDIR(st.st_mode) && depth > 0 && out.size() < 4096) {
+    } else if (type == DT_DIR && depth > 0 && out.size() < 4096) {
       collect_sockets(path, depth - 1, keep, out);
     }
   }
@@ -155,8 +159,8 @@ std::vector<std::string> find_unix_sockets(const std::vector<std::string>& keep)
   bound_sockets(keep, out);
   // Sockets bound in another network namespace (a container's daemon) are not in
   // /proc/net/unix but can still be connected to by path: walk the usual places too.
-  // /tmp and /dev/shm hold many unrelated files, so only one level of them.
-  std::vector<std::pair<std::string, int>> roots = {{"/run", 3}, {"/var/run", 3}, {"/tmp", 1}, {"/dev/shm", 1}};
+  // /tmp and /dev/shm hold many unrelated directories: only their top level.
+  std::vector<std::pair<std::string, int>> roots = {{"/run", 3}, {"/var/run", 3}, {"/tmp", 0}, {"/dev/shm", 0}};
   for (const char* var : {"XDG_RUNTIME_DIR", "SSH_AUTH_SOCK"}) {
     const char* v = getenv(var);
     if (!v || v[0] != '/') continue;
@@ -173,13 +177,12 @@ std::vector<std::string> find_unix_sockets(const std::vector<std::string>& keep)
   return out;
 }
 
-Result<SessionNamespaces> make_session_namespace(const NamespaceSpec& spec_in, const Capabilities& caps) {
-  SessionNamespaces out;
+Result<NamespaceHelper> start_session_namespace(const NamespaceSpec& spec_in, const Capabilities& caps) {
+  NamespaceHelper h;
   NamespaceSpec spec = spec_in;
-  std::vector<std::string> present;
   for (const auto& p : spec_in.protect) {
     struct stat st;
-    (lstat(p.c_str(), &st) == 0 && !S_ISLNK(st.st_mode) ? present : out.missing).push_back(p);
+    (lstat(p.c_str(), &st) == 0 && !S_ISLNK(st.st_mode) ? h.present : h.missing).push_back(p);
   }
   auto existing = [](const std::vector<std::string>& in, bool dirs_only) {
     std::vector<std::string> keep;
@@ -191,11 +194,12 @@ Result<SessionNamespaces> make_session_namespace(const NamespaceSpec& spec_in, c
   };
   spec.noexec = existing(spec_in.noexec, true);
   spec.writable = existing(spec_in.writable, false);
-  uid_t uid = geteuid();
-  spec.private_proc = spec_in.private_proc && uid == 0;
-  if (present.empty() && spec.noexec.empty() && spec.mask.empty() && !spec.read_only_root && !spec.private_proc)
-    return out;
-  if (uid != 0 && !caps.user_namespaces)
+  h.uid = geteuid();
+  spec.private_proc = spec_in.private_proc && h.uid == 0;
+  h.private_proc = spec.private_proc;
+  if (h.present.empty() && spec.noexec.empty() && spec.mask.empty() && !spec.read_only_root && !spec.private_proc)
+    return h;  // nothing to do: pid stays -1
+  if (h.uid != 0 && !caps.user_namespaces)
     return Error{"the session mount namespace needs a user namespace, which this kernel refuses", "", EPERM, {}};
 
   int ready[2], done[2];
@@ -211,38 +215,55 @@ Result<SessionNamespaces> make_session_namespace(const NamespaceSpec& spec_in, c
   if (pid == 0) {
     ready_r.reset();
     done_w.reset();  // or the read below would never see EOF
-    int err = setup_in_helper(uid, getegid(), spec, present);
+    int err = setup_in_helper(h.uid, getegid(), spec, h.present);
     (void)!write(ready_w.get(), &err, sizeof err);
     char c;
     (void)!read(done_r.get(), &c, 1);  // hold the namespaces until lash has opened them
     _exit(0);
   }
-  ready_w.reset();
-  done_r.reset();
+  h.pid = pid;
+  h.ready = std::move(ready_r);
+  h.done = std::move(done_w);
+  return h;
+}
+
+Result<SessionNamespaces> finish_session_namespace(NamespaceHelper& h) {
+  SessionNamespaces out;
+  out.missing = h.missing;
+  if (h.pid < 0) return out;
   int err = EPROTO;
-  ssize_t n = read(ready_r.get(), &err, sizeof err);
-  Error failure;
+  ssize_t n;
+  do n = read(h.ready.get(), &err, sizeof err);
+  while (n < 0 && errno == EINTR);
   bool ok = n == static_cast<ssize_t>(sizeof err) && err == 0;
   if (ok) {
-    std::string base = "/proc/" + std::to_string(pid) + "/ns/";
-    if (uid != 0) out.user.reset(open((base + "user").c_str(), O_RDONLY | O_CLOEXEC));
+    std::string base = "/proc/" + std::to_string(h.pid) + "/ns/";
+    if (h.uid != 0) out.user.reset(open((base + "user").c_str(), O_RDONLY | O_CLOEXEC));
     out.mnt.reset(open((base + "mnt").c_str(), O_RDONLY | O_CLOEXEC));
     // The private /proc is a new superblock: a Landlock rule made on the host's /proc
     // would not cover it, so its root is opened through the helper's view.
-    if (spec.private_proc) out.proc.reset(open((std::string("/proc/") + std::to_string(pid) + "/root/proc").c_str(),
-                                               O_PATH | O_CLOEXEC | O_DIRECTORY));
-    if (!out.mnt || (uid != 0 && !out.user) || (spec.private_proc && !out.proc)) {
+    if (h.private_proc)
+      out.proc.reset(open(("/proc/" + std::to_string(h.pid) + "/root/proc").c_str(), O_PATH | O_CLOEXEC | O_DIRECTORY));
+    if (!out.mnt || (h.uid != 0 && !out.user) || (h.private_proc && !out.proc)) {
       ok = false;
       err = errno;
     }
   }
-  done_w.reset();
+  h.ready.reset();
+  h.done.reset();
   int ws;
-  while (waitpid(pid, &ws, 0) < 0 && errno == EINTR) {
+  while (waitpid(h.pid, &ws, 0) < 0 && errno == EINTR) {
   }
+  h.pid = -1;
   if (!ok) return sys_error("cannot set up the session mount namespace", "", err);
-  out.protected_paths = present;
+  out.protected_paths = h.present;
   return out;
+}
+
+Result<SessionNamespaces> make_session_namespace(const NamespaceSpec& spec, const Capabilities& caps) {
+  auto h = start_session_namespace(spec, caps);
+  if (!h) return h.error();
+  return finish_session_namespace(h.value());
 }
 
 }  // namespace lash::sandbox

@@ -17,6 +17,8 @@
 // cannot mount a proc instance for the host's pid namespace; root uses a plain
 // mount namespace.
 #pragma once
+#include <sys/types.h>
+
 #include <string>
 #include <vector>
 
@@ -47,6 +49,18 @@ struct SessionNamespaces {
   std::vector<std::string> missing;    // protect paths that do not exist (not covered)
 };
 
+// A namespace being set up by its helper process (start_session_namespace), so that
+// lash can do other work meanwhile; finish_session_namespace() collects it.
+struct NamespaceHelper {
+  pid_t pid = -1;              // -1: nothing was needed, or already finished
+  unique_fd ready, done;       // the helper's answer; closing `done` lets it exit
+  uid_t uid = 0;
+  bool private_proc = false;
+  std::vector<std::string> present, missing;  // protect paths that exist / do not
+};
+Result<NamespaceHelper> start_session_namespace(const NamespaceSpec& spec, const Capabilities& caps);
+Result<SessionNamespaces> finish_session_namespace(NamespaceHelper& helper);
+
 // Applies SPEC in a new mount namespace: read-only root, writable and noexec binds,
 // protect binds, masks, private /proc, in that order. Protect paths that do not exist
 // are listed in `missing`, not created. Must be called before lash starts threads.
@@ -54,8 +68,8 @@ Result<SessionNamespaces> make_session_namespace(const NamespaceSpec& spec, cons
 
 // Pathname unix sockets not beneath any of KEEP: every one bound in this network
 // namespace (/proc/net/unix), and those found in the usual places (/run, /var/run and
-// XDG_RUNTIME_DIR and the directory of SSH_AUTH_SOCK three levels deep, /tmp and
-// /dev/shm one level), which also catches sockets of other network namespaces.
+// XDG_RUNTIME_DIR and the directory of SSH_AUTH_SOCK three levels deep, the top
+// level of /tmp and /dev/shm), which also catches sockets of other network namespaces.
 // Landlock restricts connecting to them only from ABI 9.
 std::vector<std::string> find_unix_sockets(const std::vector<std::string>& keep);
 

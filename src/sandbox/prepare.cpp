@@ -1,5 +1,7 @@
 #include "sandbox/prepare.h"
 
+#include <fcntl.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <sys/prctl.h>
 #include <unistd.h>
@@ -77,12 +79,15 @@ Result<void> prepare_seccomp(Prepared& p, const SandboxPlan& plan, const Capabil
   return {};
 }
 
-// The session mount namespace (ns.h). Needed by protect, noexec workspaces and masked
-// sockets, which refuse the profile's commands under `enforce` when it cannot be made;
-// the read-only root and the private /proc are covers for Landlock's blind spots, said
-// once when unavailable.
-Result<void> prepare_namespace(Prepared& p, const SandboxPlan& plan, const Capabilities& caps, unique_fd& proc) {
-  if (!plan.restrict_fs) return {};
+// The session mount namespace (ns.h), started early (its helper works while lash
+// computes the closure) and finished by prepare(). Needed by protect, noexec
+// workspaces and masked sockets, which refuse the profile's commands under
+// `enforce` when it cannot be made; the read-only root and the private /proc are
+// covers for Landlock's blind spots, said once when unavailable. Its inputs do not
+// depend on the exec closure, so the early plan gives the same namespace.
+void start_namespace(Prepared& p, const SandboxPlan& plan, const Capabilities& caps) {
+  if (p.ns_started || !plan.restrict_fs) return;
+  p.ns_started = true;
   NamespaceSpec spec;
   spec.read_only_root = true;
   for (const PathRule& r : plan.paths)
@@ -96,13 +101,25 @@ Result<void> prepare_namespace(Prepared& p, const SandboxPlan& plan, const Capab
     spec.mask = find_unix_sockets(keep);
   }
   spec.private_proc = geteuid() == 0;
-  bool required = !spec.protect.empty() || !spec.noexec.empty() || !spec.mask.empty();
-  auto ns = make_session_namespace(spec, caps);
+  p.ns_required = !spec.protect.empty() || !spec.noexec.empty() || !spec.mask.empty();
+  auto h = start_session_namespace(spec, caps);
+  if (h)
+    p.ns_helper = std::move(h.value());
+  else
+    p.ns_start_error = h.error();
+}
+
+Result<void> finish_namespace(Prepared& p, const SandboxPlan& plan, const Capabilities& caps, unique_fd& proc) {
+  start_namespace(p, plan, caps);  // when nothing began it
+  if (!plan.restrict_fs) return {};
+  Result<SessionNamespaces> ns = p.ns_start_error ? Result<SessionNamespaces>(*p.ns_start_error)
+                                                  : finish_session_namespace(p.ns_helper);
+  p.ns_start_error.reset();
   if (!ns) {
-    if (required && plan.fs_enforcement != Enforcement::warn) return ns.error();
-    p.notes.push_back(std::string(required ? "filesystem.protect, noexec workspaces and socket masking are NOT "
-                                             "enforced by the kernel (enforcement = warn)"
-                                           : "chmod, utime and xattr changes outside the grants are not refused") +
+    if (p.ns_required && plan.fs_enforcement != Enforcement::warn) return ns.error();
+    p.notes.push_back(std::string(p.ns_required ? "filesystem.protect, noexec workspaces and socket masking are NOT "
+                                                  "enforced by the kernel (enforcement = warn)"
+                                                : "chmod, utime and xattr changes outside the grants are not refused") +
                       ": " + ns.error().message());
     return {};
   }
@@ -128,30 +145,18 @@ Result<std::string> make_session_tmpdir() {
   return tmpl;  // mkdtemp makes it 0700
 }
 
-Result<void> begin_prepare(Prepared& p, const SandboxPlan& plan, const Capabilities& caps) {
-  if (p.begun || plan.empty()) return {};
-  p.begun = true;
-  // Children must not read lash's memory or environ through /proc.
-  if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0)
-    return sys_error("cannot make lash non-dumpable", "", errno);
-  p.tmpdir = plan.tmpdir;  // granted by compile(); removed at exit
-  auto cg = create_session_cgroup(caps, plan.limits, "lash-" + std::to_string(getpid()));
-  if (!cg) return cg.error();
-  p.cgroup_dirs = cg->dirs();
-  p.pids_limited = cg->pids_limited;
-  for (auto& n : cg->notes) p.notes.push_back(std::move(n));
-  if (p.cgroup_dirs.empty() && p.tmpdir.empty()) return {};
-  auto w = start_watchdog(p.cgroup_dirs, p.tmpdir);
-  if (!w) {
-    kill_all(p);
-    return w.error();
-  }
-  p.watchdog = std::move(w->pipe);
-  p.join_pending = std::move(w->joined);
+namespace {
+
+// Writes "0" to DIR/tasks: moves the calling thread (all of single-threaded lash).
+Result<void> move_self_by_thread(const std::string& dir) {
+  unique_fd fd(open((dir + "/tasks").c_str(), O_WRONLY | O_CLOEXEC));
+  if (!fd) return sys_error("cannot join the session cgroup", dir, errno);
+  ssize_t n;
+  do n = write(fd.get(), "0", 1);
+  while (n < 0 && errno == EINTR);
+  if (n != 1) return sys_error("cannot join the session cgroup", dir, n < 0 ? errno : EIO);
   return {};
 }
-
-namespace {
 
 // The watchdog's answer: 0 once lash is in every session cgroup, else an errno.
 Result<void> finish_join(Prepared& p) {
@@ -168,6 +173,46 @@ Result<void> finish_join(Prepared& p) {
 
 }  // namespace
 
+Result<void> begin_prepare(Prepared& p, const SandboxPlan& plan, const Capabilities& caps) {
+  if (p.begun || plan.empty()) return {};
+  p.begun = true;
+  // Children must not read lash's memory or environ through /proc.
+  if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0)
+    return sys_error("cannot make lash non-dumpable", "", errno);
+  p.tmpdir = plan.tmpdir;  // granted by compile(); removed at exit
+  auto cg = create_session_cgroup(caps, plan.limits, "lash-" + std::to_string(getpid()));
+  if (!cg) return cg.error();
+  p.cgroup_dirs = cg->dirs();
+  p.pids_limited = cg->pids_limited;
+  for (auto& n : cg->notes) p.notes.push_back(std::move(n));
+  // The namespace helper works while lash computes the closure. Forked before the
+  // watchdog starts moving lash: a pending cgroup migration blocks every fork.
+  start_namespace(p, plan, caps);
+  if (p.cgroup_dirs.empty() && p.tmpdir.empty()) return {};
+  std::vector<std::string> v2;
+  if (!cg->v2_dir.empty()) v2.push_back(cg->v2_dir);
+  auto w = start_watchdog(p.cgroup_dirs, p.tmpdir, v2);
+  if (!w) {
+    kill_all(p);
+    return w.error();
+  }
+  p.watchdog = std::move(w->pipe);
+  p.join_pending = std::move(w->joined);
+  // v1 (hybrid hosts): a thread moving itself ("0" to `tasks`) skips the lock that
+  // costs the grace period, and lash is single-threaded, so this is cheap and done
+  // here, after the watchdog was forked outside. cgroup v2 has no such path for a
+  // domain cgroup (cgroup.threads refuses), hence the watchdog.
+  for (const std::string& d : cg->v1_dirs) {
+    if (auto r = move_self_by_thread(d); !r) {
+      (void)finish_join(p);
+      kill_all(p);
+      return r.error();
+    }
+  }
+  p.v1_tracks = !cg->v1_dirs.empty();
+  return {};
+}
+
 Result<Prepared> prepare(const SandboxPlan& plan, const Capabilities& caps, Prepared begun) {
   Prepared p = std::move(begun);
   if (plan.empty()) return p;
@@ -180,7 +225,7 @@ Result<Prepared> prepare(const SandboxPlan& plan, const Capabilities& caps, Prep
 
   // The namespace first: the Landlock rule for a private /proc needs its fd.
   unique_fd private_proc;
-  if (auto r = prepare_namespace(p, plan, caps, private_proc); !r) return cleanup_on_error(r.error());
+  if (auto r = finish_namespace(p, plan, caps, private_proc); !r) return cleanup_on_error(r.error());
   std::vector<OpenedPath> opened;
   if (private_proc) opened.push_back({"/proc", private_proc.get()});
   if (auto r = prepare_landlock(p, plan, caps, opened); !r) return cleanup_on_error(r.error());
@@ -202,15 +247,28 @@ Result<Prepared> prepare(const SandboxPlan& plan, const Capabilities& caps, Prep
   p.no_new_privs = plan.no_new_privs || p.landlock.valid() || !p.seccomp.empty();
   p.close_fds = plan.close_fds;
 
-  // Last: from here on lash and all it forks are in the session cgroup.
-  if (auto r = finish_join(p); !r) return cleanup_on_error(r.error());
+  // Last: from here on lash and all it forks are in the session cgroup. With v1
+  // cgroups that hold lash already (hybrid hosts) every child is found through them
+  // at exit, so the v2 move may land later; kill_all() waits for it.
+  if (!p.v1_tracks)
+    if (auto r = finish_join(p); !r) return cleanup_on_error(r.error());
   return p;
 }
 
 void kill_all(Prepared& p) {
+  if (p.ns_helper.pid >= 0) (void)finish_session_namespace(p.ns_helper);  // reap it
+  // A v2 move still in flight (hybrid hosts, prepare() did not wait) may land at any
+  // moment: then no cgroup is killed as a whole, every other pid is (the v1 cgroups
+  // hold all children), and the watchdog removes the directories after lash exits.
+  bool may_arrive = false;
+  if (p.join_pending) {
+    struct pollfd answered = {p.join_pending.get(), POLLIN, 0};
+    may_arrive = poll(&answered, 1, 0) != 1;
+    if (!may_arrive) (void)finish_join(p);
+  }
   // lash is in the cgroups itself: everything else dies now; the directories lash
   // is still in are removed by the watchdog once lash has exited.
-  kill_and_remove(p.cgroup_dirs, getpid());
+  kill_and_remove(p.cgroup_dirs, getpid(), may_arrive);
   p.cgroup_dirs.clear();
   if (!p.tmpdir.empty()) remove_tree(p.tmpdir);
   p.tmpdir.clear();

@@ -7,10 +7,13 @@
 #include <linux/filter.h>
 #include <sys/resource.h>
 
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "base/result.h"
 #include "base/unique_fd.h"
+#include "sandbox/ns.h"
 
 namespace lash::sandbox {
 
@@ -34,7 +37,11 @@ struct Prepared {
   std::string tmpdir;                   // session tmpdir (0700), "" for none: export as TMPDIR
   std::vector<std::string> cgroup_dirs; // session cgroups, killed and removed at exit
   unique_fd watchdog;                   // write end of the watchdog pipe
-  unique_fd join_pending;               // read end: the watchdog's answer to moving lash in
+  unique_fd join_pending;               // read end: the watchdog's answer to moving lash in (v2)
+  bool v1_tracks = false;               // lash is in v1 cgroups that also find every child
+  NamespaceHelper ns_helper;            // the session namespace being made (begin_prepare)
+  bool ns_started = false, ns_required = false;
+  std::optional<Error> ns_start_error;  // the helper could not even be started
   bool begun = false;                   // begin_prepare() ran
   bool pids_limited = false;            // a pids controller limits the session cgroup
   int landlock_abi = 0;                 // ABI the ruleset was built for

@@ -70,7 +70,8 @@ int move_lash_in(pid_t lash, const std::vector<std::string>& dirs) {
 }
 
 [[noreturn]] void watchdog_main(int pipe_r, int joined_w, int lash_pidfd, pid_t lash,
-                                const std::vector<std::string>& dirs, const std::string& tmpdir) {
+                                const std::vector<std::string>& dirs, const std::string& tmpdir,
+                                const std::vector<std::string>& join_dirs) {
   setsid();
   prctl(PR_SET_NAME, "lash-watchdog", 0, 0, 0);
   for (int sig : {SIGINT, SIGQUIT, SIGHUP, SIGTERM, SIGTSTP, SIGTTIN, SIGTTOU, SIGPIPE})
@@ -79,7 +80,7 @@ int move_lash_in(pid_t lash, const std::vector<std::string>& dirs) {
   sigemptyset(&none);
   sigprocmask(SIG_SETMASK, &none, nullptr);
   // First the move (lash waits for the answer before it forks anything inside).
-  int err = move_lash_in(lash, dirs);
+  int err = move_lash_in(lash, join_dirs);
   (void)!write(joined_w, &err, sizeof err);
   close(joined_w);
   // Keep nothing of lash open: a held terminal or pipe would keep readers waiting.
@@ -122,7 +123,8 @@ void remove_tree(const std::string& path) {
   rmdir(path.c_str());
 }
 
-Result<Watchdog> start_watchdog(std::vector<std::string> dirs, std::string tmpdir) {
+Result<Watchdog> start_watchdog(std::vector<std::string> dirs, std::string tmpdir,
+                                std::vector<std::string> join_dirs) {
   int p[2], j[2];
   if (pipe2(p, O_CLOEXEC) != 0) return sys_error("cannot create the watchdog pipe", "", errno);
   unique_fd r(p[0]), w(p[1]);
@@ -138,7 +140,7 @@ Result<Watchdog> start_watchdog(std::vector<std::string> dirs, std::string tmpdi
     pid_t lash = getppid();
     int lash_pidfd = static_cast<int>(syscall(SYS_pidfd_open, lash, 0));  // -1 before 5.3
     pid_t pid = fork_helper();
-    if (pid == 0) watchdog_main(r.get(), joined_w.get(), lash_pidfd, lash, dirs, tmpdir);
+    if (pid == 0) watchdog_main(r.get(), joined_w.get(), lash_pidfd, lash, dirs, tmpdir, join_dirs);
     _exit(pid < 0 ? 1 : 0);
   }
   joined_w.reset();  // only the watchdog holds it: EOF if it dies before answering

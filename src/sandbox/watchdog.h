@@ -20,8 +20,10 @@ struct Watchdog {
 // Must be called before lash starts threads: the watchdog is a fork of lash that
 // keeps running lash code (it allocates). It leaves lash's process group (setsid),
 // ignores terminal signals, keeps no fd but its pipe, and is not in the session cgroup.
-// Its first act is to move lash into the CGROUP_DIRS (prepare.h says why there).
-Result<Watchdog> start_watchdog(std::vector<std::string> cgroup_dirs, std::string tmpdir);
+// Its first act is to move lash into JOIN_DIRS (a subset of CGROUP_DIRS; prepare.h
+// says why there) and answer on `joined`.
+Result<Watchdog> start_watchdog(std::vector<std::string> cgroup_dirs, std::string tmpdir,
+                                std::vector<std::string> join_dirs);
 
 // Remove a directory tree without following symlinks (the tmpdir is user-writable).
 void remove_tree(const std::string& path);

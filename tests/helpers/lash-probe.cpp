@@ -451,7 +451,7 @@ int usage() {
         "  connect HOST PORT | bind PORT | unix-connect P | abstract-connect NAME |\n"
         "  kill PID [SIG] | ptrace PID | memfd-exec | tiocsti | userns | mount | io-uring |\n"
         "  env NAME | rlimit as|cpu|fsize|nofile|nproc | fork-bomb N | fds | alloc MIB |\n"
-        "  write-size P BYTES | open-files N | detach-sleeper | cgroup | burn-cpu |\n"
+        "  write-size P BYTES | open-files N | detach-sleeper | cgroup | cgroups | burn-cpu |\n"
         "  grep P NEEDLE | io-uring-setup | mount-at DIR | cpu-seconds N | setxattr P |\n"
         "  utime P | read-fd N | memfd-exec-file P [ARG..] | listen PORT SECONDS |\n"
         "  pidfd-getfd PID FD\n",
@@ -519,6 +519,19 @@ int main(int argc, char** argv) {
     while (fgets(line, sizeof line, f))
       if (strncmp(line, "0::", 3) == 0) fputs(line + 3, stdout);
     fclose(f);
+    return 0;
+  }
+  if (cmd == "cgroups") {  // every hierarchy's path, v1 and v2, comma-separated
+    FILE* f = fopen("/proc/self/cgroup", "re");
+    if (!f) return token(errno);
+    char line[4096];
+    std::string out;
+    while (fgets(line, sizeof line, f)) {
+      const char* path = strchr(line, '/');
+      if (path) out += (out.empty() ? "" : ",") + std::string(path, strcspn(path, "\n"));
+    }
+    fclose(f);
+    puts(out.c_str());
     return 0;
   }
   if (cmd == "grep" && need(2)) return grep_file(argv[2], argv[3]);

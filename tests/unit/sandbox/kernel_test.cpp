@@ -270,16 +270,21 @@ TEST_CASE("lash and its children are in the session cgroup; kill_all kills a set
     return;
   }
   // A fake lash in a fork: prepare() moves the preparing process into the cgroup,
-  // and its directories go only after it has exited.
+  // and its directories go only after it has exited. With a process limit on a
+  // hybrid host the v1 pids cgroup is the tracker (no v2 cgroup is made): both ways.
+  for (uint64_t limit : {uint64_t{0}, uint64_t{64}}) {
+  CAPTURE(limit);
+  PlanOptions opts;
+  opts.limits.processes = limit;
   TempDir work("cg");
   int p[2];
   REQUIRE(pipe(p) == 0);
   pid_t fake_lash = fork();
   if (fake_lash == 0) {
     close(p[0]);
-    auto prep = prepare(make_plan(work.path, {}, caps()), caps());
+    auto prep = prepare(make_plan(work.path, opts, caps()), caps());
     if (!prep) _exit(3);
-    std::string child_cg = run_probe(*prep, {"cgroup"});
+    std::string child_cg = run_probe(*prep, {"cgroups"});
     std::string escaped = run_probe(*prep, {"detach-sleeper"});
     std::string dir = prep->cgroup_dirs.empty() ? "-" : prep->cgroup_dirs[0];
     bool self_inside = cgroup_has(dir, getpid());
@@ -305,6 +310,7 @@ TEST_CASE("lash and its children are in the session cgroup; kill_all kills a set
   CHECK(wait_gone(escaped));
   for (int i = 0; i < 300 && access(dir.c_str(), F_OK) == 0; ++i) usleep(10000);
   CHECK(access(dir.c_str(), F_OK) != 0);  // removed by the watchdog once the fake lash exited
+  }
 }
 
 TEST_CASE("the watchdog cleans up when lash is SIGKILLed") {
