@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The escape matrix: some 90 sandbox escape attempts through the real lash binary.
+"""The escape matrix: about 100 sandbox escape attempts through the real lash binary.
 
 Each row is one attempt. It runs twice, each time in a fresh temporary tree (a
 workspace, a directory "outside" the grants holding a secret, HOME, LASH_HOME):
@@ -12,19 +12,27 @@ workspace, a directory "outside" the grants holding a secret, HOME, LASH_HOME):
 
 An attempt counts as let through when its own token says so ("ok"), when the secret's
 content (or a hidden name, a variable's value) shows up in the output, when anything
-outside the grants changed (the outside directory, HOME, /etc test file, the
-workspace's .git), or when a process it targeted or left behind is in the wrong state.
+outside the grants changed (the outside directory, HOME, /etc test file, /dev/shm,
+the protected .git paths), when git run afterwards outside the sandbox would use
+planted hooks or fsmonitor, or when a process it targeted or left behind is in the
+wrong state. Every command first prints a marker (a run without it is "not run", a
+failure), and a control step first checks that every allowed tool and builtin works
+under the restricting policy, so no refusal can come from a tool that cannot run.
 
 Most rows run the attempt from an allowlisted program (lash-probe, sh, python3), which
 the shell's policy layer does not inspect: they test the kernel layer, as a script
 that skips the policy layer would. Rows marked "policy" go through the shell.
 
   escape_matrix.py --lash build/lash --probe build/tests/helpers/lash-probe
-      [--runner lash|bwrap|firejail] [--only ID,ID] [--json FILE] [-v]
+      [--runner lash|bwrap|firejail] [--only ID,ID] [--json FILE] [--strict] [-v]
+      [--as-nobody]     (as root: run everything again as uid 65534 through setpriv)
 
-Exit: 0 nothing let through, 1 something let through or a broken row, 77 skipped
-(a kernel feature missing; LASH_MUST_ENFORCE=1 turns that into 1).
-Other runners (bwrap, firejail) are informational: tests/bench/escape_peers.sh.
+Exit: 0 nothing let through, 1 something let through, a broken row or a failed
+control, 77 skipped (Landlock ABI < 6 here, or --as-nobody when not root;
+LASH_MUST_ENFORCE=1 turns the kernel case into 1). Rows lash says it cannot enforce on
+this machine (no writable cgroup v2 for the user) are "degraded": shown, not counted,
+failures under LASH_MUST_ENFORCE=1. Other runners (bwrap, firejail) are informational:
+tests/bench/escape_peers.sh.
 """
 
 import argparse
