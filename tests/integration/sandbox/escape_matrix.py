@@ -368,8 +368,9 @@ class LashRunner(Runner):
 class BwrapRunner(Runner):
     """bubblewrap with the closest policy it can express: the system read-only, the
     workspace and the probe bound, .git/hooks and .git/config read-only, a fresh
-    /tmp, every namespace unshared, no nested
-    user namespaces, a new session (TIOCSTI), the denied variables unset."""
+    /tmp, every namespace unshared, no nested user namespaces, a new session
+    (TIOCSTI), no capabilities, the denied variables unset. It has no per-program
+    allowlist and no resource limits."""
     name = "bwrap"
 
     def argv(self, ctx, cmd):
@@ -395,11 +396,12 @@ class BwrapRunner(Runner):
 
 
 class FirejailRunner(Runner):
-    """firejail with the closest policy it can express: only the workspace and the
-    probe visible under /tmp and its own directory, everything read-only but the
-    workspace, .git/hooks and .git/config read-only, the workspace noexec, its
-    seccomp filter, no capabilities, no new
-    privileges, no network, the same rlimits, the denied variables removed."""
+    """firejail with the closest policy it can express: only the workspace visible
+    under /tmp, everything read-only but the workspace, .git/hooks and .git/config
+    read-only, the workspace noexec, its default seccomp filter, no capabilities, no
+    new privileges, no network, the same rlimits, the denied variables removed. It
+    has no per-program allowlist over /usr (--private-bin copies programs, which the
+    probe outside /usr/bin would not survive)."""
     name = "firejail"
 
     def argv(self, ctx, cmd):
