@@ -64,7 +64,34 @@ NO_CGROUP = "no writable cgroup v2"
 PY = "/usr/bin/python3"
 LDSO = "/lib64/ld-linux-x86-64.so.2"
 FORBIDDEN = "/usr/bin/id"           # a program on no allowlist
+# a program on no allowlist outside the bin directories: a copy of git, whose
+# /usr/bin/git is allowlisted
+FORBIDDEN_ELSEWHERE = "/usr/lib/git-core/git"
 ALLOWED_PORT = 443
+# the programs of the allowlist besides the probe (the peers get the same list)
+ALLOW_BINS = ["sh", "dash", "bash", "python3", "cat", "cp", "mv", "rm", "ln", "mkdir",
+              "touch", "chmod", "sleep", "git"]
+
+
+def bin_allowlist_binds():
+    """bwrap arguments that empty /usr/bin and /usr/sbin and bind back the allowlisted
+    programs (with their symlink chains): the closest bwrap comes to an allowlist."""
+    a = ["--tmpfs", "/usr/bin", "--tmpfs", "/usr/sbin"]
+    seen = set()
+    for n in ALLOW_BINS:
+        p = "/usr/bin/" + n
+        for _ in range(8):
+            if not os.path.islink(p):
+                break
+            t = os.readlink(p)
+            if p not in seen:
+                a += ["--symlink", t, p]
+                seen.add(p)
+            p = os.path.normpath(os.path.join(os.path.dirname(p), t))
+        if os.path.exists(p) and p not in seen:
+            a += ["--ro-bind", p, p]
+            seen.add(p)
+    return a
 
 
 def q(s):
@@ -229,7 +256,7 @@ description = escape matrix: allowlist, workspace writable, protect, limits
 [process]
 spawn_any = false
 spawn_allowlist = {probe},
-    sh, dash, {PY}, cat, cp, mv, rm, ln, mkdir, touch, chmod, sleep, git
+    {", ".join(ALLOW_BINS[:3])}, {PY}, {", ".join(ALLOW_BINS[4:])}
 
 [filesystem]
 include_workdir = true
@@ -366,15 +393,17 @@ class LashRunner(Runner):
 
 
 class BwrapRunner(Runner):
-    """bubblewrap with the closest policy it can express: the system read-only, the
-    workspace and the probe bound, .git/hooks and .git/config read-only, a fresh
+    """bubblewrap with the closest policy it can express: the system read-only with
+    only the allowlisted programs in /usr/bin (none in /usr/sbin), the workspace and
+    the probe bound, .git/hooks and .git/config read-only, a fresh
     /tmp, every namespace unshared, no nested user namespaces, a new session
-    (TIOCSTI), no capabilities, the denied variables unset. It has no per-program
-    allowlist and no resource limits."""
+    (TIOCSTI), no capabilities, the denied variables unset. It has no resource
+    limits; programs outside /usr/bin and /usr/sbin stay runnable."""
     name = "bwrap"
 
     def argv(self, ctx, cmd):
-        a = ["bwrap", "--ro-bind", "/usr", "/usr", "--ro-bind", "/etc", "/etc"]
+        a = ["bwrap", "--ro-bind", "/usr", "/usr"] + bin_allowlist_binds() + \
+            ["--ro-bind", "/etc", "/etc"]
         for link in ("bin", "lib", "lib64", "sbin"):
             if os.path.islink("/" + link):
                 a += ["--symlink", os.readlink("/" + link), "/" + link]
@@ -399,9 +428,9 @@ class FirejailRunner(Runner):
     """firejail with the closest policy it can express: only the workspace visible
     under /tmp, everything read-only but the workspace, .git/hooks and .git/config
     read-only, the workspace noexec, its default seccomp filter, no capabilities, no
-    new privileges, no network, the same rlimits, the denied variables removed. It
-    has no per-program allowlist over /usr (--private-bin copies programs, which the
-    probe outside /usr/bin would not survive)."""
+    new privileges, no network, the same rlimits, the denied variables removed, and
+    --private-bin with the allowlisted programs (its allowlist for the bin
+    directories; programs elsewhere stay runnable)."""
     name = "firejail"
 
     def argv(self, ctx, cmd):
@@ -411,6 +440,8 @@ class FirejailRunner(Runner):
              "--noexec=" + ctx.work, "--read-only=" + ctx.work + "/.git/hooks",
              "--read-only=" + ctx.work + "/.git/config", "--private-dev", "--net=none",
              "--seccomp", "--caps.drop=all", "--nonewprivs", "--nogroups",
+             "--private-bin=" + ",".join(ALLOW_BINS + [os.path.basename(
+                 os.path.realpath(PY))]),
              "--rlimit-as=%d" % (256 << 20), "--rlimit-cpu=%d" % lim["max_cpu_seconds"],
              "--rlimit-fsize=%d" % (1 << 20), "--rlimit-nofile=%d" % lim["max_open_files"],
              "--rlimit-nproc=%d" % lim["max_processes"]]
@@ -589,6 +620,14 @@ def started_and(judge, marker):
         if marker not in res.out:
             return False, "not-run"
         return judge(res)
+    return j
+
+
+def shows(text):
+    """The program ran: its output shows TEXT."""
+    def j(res):
+        hit = text in res.out
+        return hit, ("ran" if hit else res.token)
     return j
 
 
@@ -911,6 +950,16 @@ def build_rows():
         lambda c: f"{P} run {LDSO} {FORBIDDEN}", expect={"exit:127", "exit:1"})
     add("exec-ldso-planted", "ld.so ./planted-copy", "mount(noexec)",
         lambda c: f"{P} run {LDSO} ./tool", setup=plant_copy, expect={"exit:127", "exit:1"})
+    need_elsewhere = need_file(FORBIDDEN_ELSEWHERE)
+    add("exec-elsewhere", "execve a program outside the bin directories (git-core's git)",
+        "landlock", lambda c: f"{P} exec {FORBIDDEN_ELSEWHERE}", expect={"EACCES"},
+        needs=need_elsewhere)
+    add("exec-elsewhere-sh", "sh -c 'PROG --version' for that program", "landlock",
+        lambda c: f"sh -c '{FORBIDDEN_ELSEWHERE} --version'", shows("git version"),
+        expect={"status:126"}, needs=need_elsewhere)
+    add("exec-elsewhere-ldso", "ld.so PROG --version for that program", "landlock",
+        lambda c: f"{P} run {LDSO} {FORBIDDEN_ELSEWHERE} --version",
+        expect={"exit:127", "exit:1"}, needs=need_elsewhere)
     add("exec-memfd", "execveat of a memfd", "seccomp",
         lambda c: f"{P} memfd-exec", expect={"EPERM"})
     add("exec-memfd-elf", "copy the planted program into a memfd, run it", "seccomp",
