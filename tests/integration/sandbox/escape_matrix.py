@@ -132,6 +132,7 @@ class Ctx:
         self.marks = []       # cmdline markers of processes to kill at teardown
         self.extra_files = []  # files outside the tree to remove at teardown
         self.pass_fds = ()
+        self.restore = []     # (path, text) written back at teardown if changed
         self.env_extra = {}
         self.tty = None
         self.sleeper = None
@@ -187,6 +188,17 @@ class Ctx:
         return snapshot(self.watched + self.extra_files)
 
     def teardown(self):
+        for path, text in self.restore:
+            try:
+                with open(path) as f:
+                    now = f.read().strip()
+                if now != text:
+                    with open(path, "w") as f:
+                        f.write(text + "\n")
+                    print("escape_matrix: %s was changed to %r, restored to %r"
+                          % (path, now, text))
+            except OSError as e:
+                print("escape_matrix: cannot check %s: %s" % (path, e))
         for p in self.procs:
             try:
                 os.killpg(p.pid, signal.SIGKILL)  # started with a session of its own
@@ -593,6 +605,20 @@ def inherit_fd(ctx):
     os.dup2(fd, 7, inheritable=True)
     os.close(fd)
     ctx.pass_fds = (7,)
+
+
+SYSCTL = "/proc/sys/fs/file-max"
+
+
+def sysctl_setup(ctx):
+    """The value is read here, in one read (proc sysctl files give nothing at an
+    offset, so a shell's byte-wise `read` would see only the first digit), and put
+    back at teardown should anything have changed it."""
+    with open(SYSCTL) as f:
+        ctx.sysctl_value = f.read().strip()
+    if not ctx.sysctl_value.isdigit():
+        raise RuntimeError("unexpected %s: %r" % (SYSCTL, ctx.sysctl_value))
+    ctx.restore.append((SYSCTL, ctx.sysctl_value))
 
 
 def etc_file(ctx):
@@ -1038,10 +1064,10 @@ def build_rows():
     add("ulimit-raise", "raise ulimit -n in the script, then open 200 files", "rlimit",
         lambda c: f"ulimit -n 4096 2>/dev/null; {P} open-files 200", expect={"EMFILE"})
 
-    add("sysctl-write", "write a kernel setting in /proc/sys (the same hostname, root)",
-        "landlock", lambda c: "sh -c 'read h < /proc/sys/kernel/hostname && "
-                               "echo \"$h\" > /proc/sys/kernel/hostname' && echo ok || echo refused",
-        root=True, expect={"refused"})
+    add("sysctl-write", "write a global kernel setting (fs.file-max, its own value; root)",
+        "landlock", lambda c: f"sh -c 'echo {c.sysctl_value} > {SYSCTL}' && echo ok || "
+                              "echo refused",
+        setup=sysctl_setup, root=True, expect={"refused"})
     add("read-raw-disk", "read the disk under / (root)", "landlock",
         lambda c: f"{P} open-read {root_disk()}", root=True, needs=need_root_disk,
         expect={"EACCES"})
