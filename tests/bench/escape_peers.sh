@@ -67,6 +67,11 @@ for r in runners:
     degraded = sum(1 for t in d["rows"] if t.get("degraded"))
     print("%-10s %9d %12d %8d %9d %8.1f" % (r, d["attempts"], d["let_through"], broken,
                                            degraded, d["seconds"]))
+for r in runners:
+    if r in res:
+        b = [t["id"] for t in res[r]["rows"] if t["broken"]]
+        if b:
+            print("%s: broken rows (twin failed or not run): %s" % (r, ", ".join(b)))
 # rows let through by at least one runner
 order = []
 by = {}
