@@ -726,6 +726,50 @@ def listen_run(row, ctx, argv, env):
     return (p.returncode, out.decode(errors="replace"), err.decode(errors="replace")), {}
 
 
+def big_file_judge(res):
+    try:
+        size = os.path.getsize(os.path.join(res.ctx.work, "big"))
+    except OSError:
+        size = 0
+    over = size > (1 << 20)
+    return over, ("size:%d" % size if over else res.token)
+
+
+def cpu_shell_run(row, ctx, argv, env):
+    """The shell loops until ./stop exists; this side creates it after 3 s and
+    measures the CPU time the run used (RUSAGE_CHILDREN covers lash once waited)."""
+    import resource
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    p = subprocess.Popen(argv, cwd=ctx.work, env=env, stdin=subprocess.DEVNULL,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         start_new_session=True)
+    ctx.procs.append(p)
+    try:
+        out, err = p.communicate(timeout=3.0)
+    except subprocess.TimeoutExpired:
+        with open(os.path.join(ctx.work, "stop"), "w"):
+            pass
+        try:
+            out, err = p.communicate(timeout=10)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            out, err = p.communicate()
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return (p.returncode, out.decode(errors="replace"), err.decode(errors="replace")), \
+        {"cpu": cpu}
+
+
+def cpu_judge(res):
+    """Let through: the loop ran to its end having used more than the limit (the
+    twin proves the loop does use that much here)."""
+    cpu = res.extra.get("cpu", 0.0)
+    over = res.token == "ok" and cpu > LIMITS["max_cpu_seconds"] + 0.3
+    if res.token == "ok" and not over:
+        return False, "cpu:%.1f" % cpu  # too little CPU here to tell: the twin shows it
+    return over, ("cpu:%.1f" % cpu if over else res.token)
+
+
 def tty_run(row, ctx, argv, env):
     master, slave = os.openpty()
     ctx.tty = (master, slave)
@@ -1048,6 +1092,24 @@ def build_rows():
         lambda c: f"{P} write-size big 4194304", expect={"EFBIG"})
     add("open-files", "open 200 files (max_open_files=64)", "rlimit",
         lambda c: f"{P} open-files 200", expect={"EMFILE"})
+    # the same limits against the shell's own work (builtins, no child process)
+    add("file-size-builtin", "builtin echo writes 2 MiB (max_file_size=1M)",
+        "rlimit (lash itself)",
+        lambda c: "s=$(printf '%01023d' 0); i=0; while [ $i -lt 2048 ]; do echo \"$s\"; "
+                  "i=$((i+1)); done > big; echo written", big_file_judge,
+        expect={"written", "status:153", "status:1"})
+    add("memory-shell", "cat /dev/null, then the shell builds a 256 MiB string",
+        "cgroup memory", lambda c: "cat /dev/null; s=x; i=0; while [ $i -lt 28 ]; do "
+                                   "s=\"$s$s\"; i=$((i+1)); done; echo ok",
+        expect={"status:-9", "status:137"}, degraded="no memory controller")
+    add("memory-shell-nofork", "the shell builds a 256 MiB string, no command before",
+        "cgroup memory", lambda c: "s=x; i=0; while [ $i -lt 28 ]; do s=\"$s$s\"; "
+                                   "i=$((i+1)); done; echo ok",
+        expect={"status:-9", "status:137"}, degraded="no memory controller")
+    add("cpu-shell", "the shell itself loops for 3 s of CPU (max_cpu_seconds=1)",
+        "rlimit (lash itself)",
+        lambda c: "i=0; while [ ! -e stop ]; do i=$((i+1)); done; echo ok",
+        cpu_judge, runner_fn=cpu_shell_run, expect={"status:-24", "status:-9"})
     add("kill-outside", "SIGTERM a process outside", "landlock(scope)",
         lambda c: f"{P} kill {c.sleeper.pid} 15", sleeper_alive_judge,
         setup=sleeper_setup, expect={"EPERM", "ESRCH"})
