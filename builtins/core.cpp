@@ -12,6 +12,7 @@
 #include "base/strutil.h"
 #include "builtins/families.h"
 #include "exec/shell.h"
+#include "exec/user_files.h"
 
 namespace lash::builtins {
 using exec::Ctl;
@@ -92,7 +93,9 @@ int bi_dot(Shell& sh, std::vector<std::string>& argv) {
     path = found;
   }
   std::string text;
-  if (int err = read_whole_file(path, text)) throw FatalError{".: cannot open " + path + ": " + std::strerror(err), 2};
+  // Read through the session's broker when sandboxed: the kernel checks it.
+  if (int err = exec::read_user_file(sh, path, text))
+    throw FatalError{".: cannot open " + path + ": " + std::strerror(err), 2};
   if (sh.call_depth >= exec::kMaxCallDepth) throw FatalError{".: nesting limit reached", 2};
   std::vector<std::string> saved;
   bool new_params = argv.size() > 2;

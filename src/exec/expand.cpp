@@ -9,6 +9,7 @@
 #include "exec/arith.h"
 #include "exec/pattern.h"
 #include "exec/shell.h"
+#include "exec/user_files.h"
 
 namespace lash::exec {
 namespace {
@@ -528,7 +529,9 @@ void Shell::expand_words(const std::vector<ast::Word>& words, std::vector<std::s
     b.end_word();
     for (auto& f : b.fields()) {
       if (f.glob) {
-        auto matches = glob_expand(f.pat, list_dir_direct);
+        auto matches = glob_expand(f.pat, [this](const std::string& dir, std::vector<std::string>& names) {
+          return list_user_dir(*this, dir, names);
+        });
         if (!matches.empty()) {
           for (auto& m : matches) out.push_back(std::move(m));
           continue;

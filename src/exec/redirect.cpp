@@ -10,6 +10,7 @@
 
 #include "exec/output.h"
 #include "exec/shell.h"
+#include "exec/user_files.h"
 
 namespace lash::exec {
 namespace {
@@ -108,20 +109,7 @@ std::string redirect_error(const PlannedRedirect& r, int err) {
   return std::string(verb) + r.path + ": " + std::strerror(err);
 }
 
-int open_redirect_target(Shell& sh, const PlannedRedirect& r) {
-  if (sh.open_for_user) {
-    // Through the sandbox's broker: the kernel checks the open, no TOCTOU gap.
-    int err = 0;
-    int fd = sh.open_for_user(r.path, r.flags, &err);
-    if (fd < 0) errno = err;
-    return fd;
-  }
-  int fd;
-  do {
-    fd = ::open(r.path.c_str(), r.flags | O_CLOEXEC, 0666);
-  } while (fd < 0 && errno == EINTR);
-  return fd;
-}
+int open_redirect_target(Shell& sh, const PlannedRedirect& r) { return open_user_path(sh, r.path, r.flags); }
 
 unique_fd heredoc_fd(const std::string& text) {
   // Small bodies fit in a pipe's buffer; larger ones go to an unnamed temporary file.

@@ -1,5 +1,7 @@
 #include "exec/session.h"
 
+#include <dirent.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <pwd.h>
 #include <time.h>
@@ -7,6 +9,7 @@
 
 #include <cstdio>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 
 #include "exec/policy_gate.h"
@@ -106,7 +109,10 @@ void audit_decision(const policy::Action& action, const policy::Decision& decisi
 // Ends the session's processes (cgroup kill, tmpdir removal) when the main shell
 // ends, by exit, fatal error or TERM/HUP.
 void end_session() {
-  if (g_session && g_session->sandbox) g_session->sandbox->kill_all();
+  if (!g_session || !g_session->sandbox) return;
+  for (const std::string& path : g_session->sandbox->kill_all())
+    warn(path + " was created during the session and would point git at hooks and config elsewhere: "
+                "moved to " + path + ".lash-quarantined");
 }
 
 // Whether a session under PROFILE can produce an audit record at all: a profile
@@ -205,6 +211,25 @@ void activate_profile(Shell& sh, std::shared_ptr<const policy::ResolvedProfile> 
   arm_sandbox(sh, profile, get_facts);
 }
 
+namespace {
+std::vector<int> g_inherited_fds;
+}  // namespace
+
+void record_inherited_fds() {
+  DIR* d = ::opendir("/proc/self/fd");
+  if (!d) {
+    // Without /proc: probe the usual range one by one.
+    for (int fd = 3; fd < 1024; ++fd)
+      if (::fcntl(fd, F_GETFD) >= 0) g_inherited_fds.push_back(fd);
+    return;
+  }
+  while (dirent* e = ::readdir(d)) {
+    int fd = std::atoi(e->d_name);
+    if (fd > 2 && fd != ::dirfd(d)) g_inherited_fds.push_back(fd);
+  }
+  ::closedir(d);
+}
+
 Result<void> start_session(Shell& sh, std::optional<std::string> requested) {
   auto sel = policy::select_session_profile(std::move(requested));
   if (!sel) return sel.error();
@@ -217,6 +242,9 @@ Result<void> start_session(Shell& sh, std::optional<std::string> requested) {
   s.sink = std::make_unique<audit::JsonlFileSink>(policy::lash_home() + "/audit.log");
   s.env = session_env_impl(sh);
   s.sandbox = std::make_unique<sandbox::SessionSandbox>();
+  if (sandbox::needs_sandbox(*s.selection.profile))
+    for (int fd : g_inherited_fds) ::close(fd);
+  g_inherited_fds.clear();
   if (s.selection.profile->values.tmpdir.value == policy::Tmpdir::session) {
     auto tmp = s.sandbox->make_tmpdir();  // removed at exit even if never prepared
     if (!tmp) return tmp.error();

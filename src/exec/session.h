@@ -29,6 +29,12 @@ struct Session {
   std::unique_ptr<sandbox::SessionSandbox> sandbox;
 };
 
+// Notes the fds above 2 that lash was started with. Call first thing in main, before
+// lash opens anything itself. A session whose profile needs the kernel sandbox closes
+// them in start_session(): they are channels its invoker opened outside any sandbox
+// (a descriptor on a file outside the grants would reach every child).
+void record_inherited_fds();
+
 // Selects and loads the session's profile (-p NAME when given), builds the engine,
 // installs the policy gate and the exported-variable guard into sh, exports
 // LASH_SESSION. An Error means the explicitly requested profile cannot be used: the

@@ -257,7 +257,9 @@ SandboxPlan compile(const policy::ResolvedProfile& profile, const SessionContext
     if (caps.landlock_abi < 1) b.plan.unenforced.push_back("filesystem and programs: " + caps.landlock_error);
     if (!b.plan.protect.empty())
       b.plan.unenforced.push_back("filesystem.protect: read-only binds cover the paths that exist at session "
-                                  "start; a protected path created later is not covered");
+                                  "start; one created later in an existing repository (and a planted "
+                                  ".git/commondir) is moved aside at session end; a repository created "
+                                  "during the session is not covered");
   } else {
     // The tmpdir still exists (and is removed at exit) with an open filesystem.
     for (const auto& w : ctx.facts.writable_roots)
@@ -273,6 +275,10 @@ SandboxPlan compile(const policy::ResolvedProfile& profile, const SessionContext
                  b.plan.limits.processes || b.plan.limits.open_files;
   b.hardening(b.plan.restrict_fs || b.plan.restrict_net || limited);
   return std::move(b.plan);
+}
+
+bool needs_sandbox(const policy::ResolvedProfile& profile) {
+  return !compile(profile, SessionContext{}, Capabilities{}).empty();
 }
 
 }  // namespace lash::sandbox

@@ -37,6 +37,11 @@ void add_exec_closure(SessionContext& ctx, const policy::ResolvedProfile& profil
 SandboxPlan compile(const policy::ResolvedProfile& profile, const SessionContext& ctx,
                     const Capabilities& caps);
 
+// True when the profile gives a non-empty plan, so children are not started as
+// under a plain shell (decided without the session's I/O: compile() on an empty
+// context with no kernel features assumed).
+bool needs_sandbox(const policy::ResolvedProfile& profile);
+
 // The system directories that hold programs: a read grant covering one of them lets
 // the ELF interpreter run any program there, whatever the allowlist says.
 const std::vector<std::string>& program_directories();

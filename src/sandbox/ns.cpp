@@ -93,6 +93,10 @@ int setup_in_helper(uid_t uid, gid_t gid, const NamespaceSpec& spec, const std::
   for (const std::string& p : spec.noexec)
     if (!spec.read_only_root || !contains(spec.writable, p))
       if (int e = rebind(p, MS_NOEXEC | MS_NOSUID | MS_NODEV)) return e;
+  // A directory that is a mount point cannot be renamed or removed (EBUSY), so the
+  // parents of protected paths (.git) cannot be swapped for a new one with hooks.
+  for (const std::string& p : spec.pin)
+    if (int e = rebind(p, 0)) return e;
   for (const std::string& p : paths)
     if (int e = rebind(p, MS_RDONLY)) return e;
   // A socket that vanished since it was listed is fine; any other failure is not.
@@ -194,10 +198,39 @@ Result<NamespaceHelper> start_session_namespace(const NamespaceSpec& spec_in, co
   };
   spec.noexec = existing(spec_in.noexec, true);
   spec.writable = existing(spec_in.writable, false);
+  // The directories between a writable grant and each protected path inside it.
+  std::vector<std::string> pin;
+  for (const auto& p : spec_in.protect) {
+    std::string root;
+    for (const auto& w : spec_in.writable)
+      if (p.size() > w.size() && p.compare(0, w.size(), w) == 0 && p[w.size()] == '/' && w.size() > root.size())
+        root = w;
+    if (root.empty()) continue;
+    for (size_t slash = p.find('/', root.size() + 1); slash != std::string::npos; slash = p.find('/', slash + 1)) {
+      std::string dir = p.substr(0, slash);
+      struct stat st;
+      if (!contains(pin, dir) && lstat(dir.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) pin.push_back(dir);
+    }
+  }
+  spec.pin = pin;
+  // A protected path missing at start whose directory exists (.git/config of a
+  // repository that has none yet) is quarantined if the session creates it.
+  for (const auto& m : h.missing) {
+    struct stat st;
+    std::string parent = m.substr(0, m.rfind('/'));
+    if (!parent.empty() && lstat(parent.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) h.quarantine.push_back(m);
+  }
+  for (const auto& dir : pin) {
+    std::string redirect = dir + "/commondir";
+    struct stat st;
+    if (dir.size() >= 5 && dir.compare(dir.size() - 5, 5, "/.git") == 0 && lstat(redirect.c_str(), &st) != 0)
+      h.quarantine.push_back(redirect);
+  }
   h.uid = geteuid();
   spec.private_proc = spec_in.private_proc && h.uid == 0;
   h.private_proc = spec.private_proc;
-  if (h.present.empty() && spec.noexec.empty() && spec.mask.empty() && !spec.read_only_root && !spec.private_proc)
+  if (h.present.empty() && spec.pin.empty() && spec.noexec.empty() && spec.mask.empty() && !spec.read_only_root &&
+      !spec.private_proc)
     return h;  // nothing to do: pid stays -1
   if (h.uid != 0 && !caps.user_namespaces)
     return Error{"the session mount namespace needs a user namespace, which this kernel refuses", "", EPERM, {}};

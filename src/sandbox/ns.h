@@ -7,6 +7,8 @@
 //    a program the user wrote there: Landlock's EXECUTE is only checked by execve);
 //  - read-only binds over the `protect` paths (hooks and repository config inside
 //    writable grants), which Landlock cannot express (it cannot subtract a subtree);
+//    their parent directories (.git) are bound onto themselves, read-write: a mount
+//    point cannot be renamed or removed, so .git cannot be swapped for a new one;
 //  - /dev/null over pathname unix sockets outside the grants (Landlock < ABI 9);
 //  - for a root session, a private /proc mounted hidepid=ptraceable: a sandboxed
 //    process sees only the processes of its own Landlock domain (hidepid asks the
@@ -33,6 +35,7 @@ struct NamespaceSpec {  // all paths absolute
   std::vector<std::string> writable;    // read-write (with read_only_root)
   std::vector<std::string> noexec;      // bound nosuid,nodev,noexec (read-write)
   std::vector<std::string> protect;     // bound read-only
+  std::vector<std::string> pin;         // filled in: protect's parents, made mount points
   std::vector<std::string> mask;        // /dev/null bound over each (unix sockets)
   bool private_proc = false;            // root only: new /proc, hidepid=ptraceable
 
@@ -57,6 +60,12 @@ struct NamespaceHelper {
   uid_t uid = 0;
   bool private_proc = false;
   std::vector<std::string> present, missing;  // protect paths that exist / do not
+  // Protected paths absent at start whose directory exists, and .git/commondir
+  // beside them: one planted during the session would be run (hooks) or followed
+  // (commondir: hooks and config elsewhere) by a later git outside the sandbox, and a
+  // new file in a writable .git cannot be refused without breaking git (lock files),
+  // so they are quarantined at session end instead (watchdog.h).
+  std::vector<std::string> quarantine;
 };
 Result<NamespaceHelper> start_session_namespace(const NamespaceSpec& spec, const Capabilities& caps);
 Result<SessionNamespaces> finish_session_namespace(NamespaceHelper& helper);

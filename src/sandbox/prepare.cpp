@@ -125,15 +125,11 @@ Result<void> finish_namespace(Prepared& p, const SandboxPlan& plan, const Capabi
   }
   p.userns = std::move(ns->user);
   p.mntns = std::move(ns->mnt);
+  p.quarantine = p.ns_helper.quarantine;
   proc = std::move(ns->proc);
-  std::string missing;
-  for (const auto& m : ns->missing) {
-    // The session tmpdir is new and empty: it never holds a repository worth saying so.
-    if (!plan.tmpdir.empty() && m.compare(0, plan.tmpdir.size() + 1, plan.tmpdir + "/") == 0) continue;
-    missing += (missing.empty() ? "" : ", ") + m;
-  }
-  if (!missing.empty())
-    p.notes.push_back("filesystem.protect: not kept read-only because they do not exist yet: " + missing);
+  // Protected paths missing at start are quarantined if the session makes them
+  // (ns.h); where their directory (.git) does not exist either, the workspace is
+  // not a repository and `profile review` names the gap.
   return {};
 }
 
@@ -191,7 +187,7 @@ Result<void> begin_prepare(Prepared& p, const SandboxPlan& plan, const Capabilit
   if (p.cgroup_dirs.empty() && p.tmpdir.empty()) return {};
   std::vector<std::string> v2;
   if (!cg->v2_dir.empty()) v2.push_back(cg->v2_dir);
-  auto w = start_watchdog(p.cgroup_dirs, p.tmpdir, v2);
+  auto w = start_watchdog({p.cgroup_dirs, p.tmpdir, v2, p.ns_helper.quarantine});
   if (!w) {
     kill_all(p);
     return w.error();
@@ -255,7 +251,7 @@ Result<Prepared> prepare(const SandboxPlan& plan, const Capabilities& caps, Prep
   return p;
 }
 
-void kill_all(Prepared& p) {
+std::vector<std::string> kill_all(Prepared& p) {
   if (p.ns_helper.pid >= 0) (void)finish_session_namespace(p.ns_helper);  // reap it
   // A v2 move still in flight (hybrid hosts, prepare() did not wait) may land at any
   // moment: then no cgroup is killed as a whole, every other pid is (the v1 cgroups
@@ -270,9 +266,12 @@ void kill_all(Prepared& p) {
   // is still in are removed by the watchdog once lash has exited.
   kill_and_remove(p.cgroup_dirs, getpid(), may_arrive);
   p.cgroup_dirs.clear();
+  std::vector<std::string> moved = quarantine_planted(p.quarantine);  // nothing runs to recreate them
+  p.quarantine.clear();
   if (!p.tmpdir.empty()) remove_tree(p.tmpdir);
   p.tmpdir.clear();
   p.watchdog.reset();  // the watchdog wakes, finds nothing left, and exits
+  return moved;
 }
 
 }  // namespace lash::sandbox

@@ -30,7 +30,8 @@ Result<Prepared> prepare(const SandboxPlan& plan, const Capabilities& caps, Prep
 Result<void> begin_prepare(Prepared& p, const SandboxPlan& plan, const Capabilities& caps);
 
 // At exit: kill every process of the session cgroup, remove it and the tmpdir,
-// release the watchdog. Safe to call twice.
-void kill_all(Prepared& prepared);
+// quarantine planted repository redirects (watchdog.h), release the watchdog. Safe to
+// call twice. Returns the paths it quarantined, for the shell to say.
+std::vector<std::string> kill_all(Prepared& prepared);
 
 }  // namespace lash::sandbox

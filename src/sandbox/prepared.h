@@ -42,6 +42,7 @@ struct Prepared {
   NamespaceHelper ns_helper;            // the session namespace being made (begin_prepare)
   bool ns_started = false, ns_required = false;
   std::optional<Error> ns_start_error;  // the helper could not even be started
+  std::vector<std::string> quarantine;  // renamed aside at kill_all if planted (watchdog.h)
   bool begun = false;                   // begin_prepare() ran
   bool pids_limited = false;            // a pids controller limits the session cgroup
   int landlock_abi = 0;                 // ABI the ruleset was built for

@@ -75,15 +75,17 @@ std::vector<std::string> SessionSandbox::take_notes() {
   return out;
 }
 
-void SessionSandbox::kill_all() {
-  if (getpid() != owner_) return;
+std::vector<std::string> SessionSandbox::kill_all() {
+  if (getpid() != owner_) return {};
   broker_.stop();
-  sandbox::kill_all(begun_);
-  sandbox::kill_all(current_);
-  for (Prepared& p : retired_) sandbox::kill_all(p);
+  std::vector<std::string> moved = sandbox::kill_all(begun_);
+  for (auto& m : sandbox::kill_all(current_)) moved.push_back(std::move(m));
+  for (Prepared& p : retired_)
+    for (auto& m : sandbox::kill_all(p)) moved.push_back(std::move(m));
   retired_.clear();
   if (!tmpdir_.empty()) remove_tree(tmpdir_);
   tmpdir_.clear();
+  return moved;
 }
 
 }  // namespace lash::sandbox

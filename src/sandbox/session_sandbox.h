@@ -66,7 +66,8 @@ class SessionSandbox {
 
   // Kill and remove every session cgroup, remove the tmpdir. Does nothing in a
   // forked copy of lash (a subshell), only in the process that prepared.
-  void kill_all();
+  // Returns the planted repository redirects it quarantined (prepare.h).
+  std::vector<std::string> kill_all();
 
  private:
   std::optional<Capabilities> caps_;

@@ -5,6 +5,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -69,9 +70,9 @@ int move_lash_in(pid_t lash, const std::vector<std::string>& dirs) {
   return 0;
 }
 
-[[noreturn]] void watchdog_main(int pipe_r, int joined_w, int lash_pidfd, pid_t lash,
-                                const std::vector<std::string>& dirs, const std::string& tmpdir,
-                                const std::vector<std::string>& join_dirs) {
+[[noreturn]] void watchdog_main(int pipe_r, int joined_w, int lash_pidfd, pid_t lash, const WatchdogSpec& spec) {
+  const std::vector<std::string>& dirs = spec.cgroup_dirs;
+  const std::string& tmpdir = spec.tmpdir;
   setsid();
   prctl(PR_SET_NAME, "lash-watchdog", 0, 0, 0);
   for (int sig : {SIGINT, SIGQUIT, SIGHUP, SIGTERM, SIGTSTP, SIGTTIN, SIGTTOU, SIGPIPE})
@@ -80,7 +81,7 @@ int move_lash_in(pid_t lash, const std::vector<std::string>& dirs) {
   sigemptyset(&none);
   sigprocmask(SIG_SETMASK, &none, nullptr);
   // First the move (lash waits for the answer before it forks anything inside).
-  int err = move_lash_in(lash, join_dirs);
+  int err = move_lash_in(lash, spec.join_dirs);
   (void)!write(joined_w, &err, sizeof err);
   close(joined_w);
   // Keep nothing of lash open: a held terminal or pipe would keep readers waiting.
@@ -111,7 +112,10 @@ int move_lash_in(pid_t lash, const std::vector<std::string>& dirs) {
     if (pidfd < 0 || poll(&p, 1, 200) < 0) usleep(200000);
   }
   kill_and_remove(dirs, lash_alive(pidfd, lash) ? lash : 0);
-  if (!tmpdir.empty() && !lash_alive(pidfd, lash)) remove_tree(tmpdir);
+  if (!lash_alive(pidfd, lash)) {
+    (void)quarantine_planted(spec.quarantine);
+    if (!tmpdir.empty()) remove_tree(tmpdir);
+  }
   _exit(0);
 }
 
@@ -123,8 +127,17 @@ void remove_tree(const std::string& path) {
   rmdir(path.c_str());
 }
 
-Result<Watchdog> start_watchdog(std::vector<std::string> dirs, std::string tmpdir,
-                                std::vector<std::string> join_dirs) {
+std::vector<std::string> quarantine_planted(const std::vector<std::string>& paths) {
+  std::vector<std::string> moved;
+  for (const std::string& p : paths) {
+    struct stat st;
+    if (lstat(p.c_str(), &st) != 0) continue;
+    if (rename(p.c_str(), (p + ".lash-quarantined").c_str()) == 0) moved.push_back(p);
+  }
+  return moved;
+}
+
+Result<Watchdog> start_watchdog(WatchdogSpec spec) {
   int p[2], j[2];
   if (pipe2(p, O_CLOEXEC) != 0) return sys_error("cannot create the watchdog pipe", "", errno);
   unique_fd r(p[0]), w(p[1]);
@@ -140,7 +153,7 @@ Result<Watchdog> start_watchdog(std::vector<std::string> dirs, std::string tmpdi
     pid_t lash = getppid();
     int lash_pidfd = static_cast<int>(syscall(SYS_pidfd_open, lash, 0));  // -1 before 5.3
     pid_t pid = fork_helper();
-    if (pid == 0) watchdog_main(r.get(), joined_w.get(), lash_pidfd, lash, dirs, tmpdir, join_dirs);
+    if (pid == 0) watchdog_main(r.get(), joined_w.get(), lash_pidfd, lash, spec);
     _exit(pid < 0 ? 1 : 0);
   }
   joined_w.reset();  // only the watchdog holds it: EOF if it dies before answering

@@ -20,10 +20,21 @@ struct Watchdog {
 // Must be called before lash starts threads: the watchdog is a fork of lash that
 // keeps running lash code (it allocates). It leaves lash's process group (setsid),
 // ignores terminal signals, keeps no fd but its pipe, and is not in the session cgroup.
-// Its first act is to move lash into JOIN_DIRS (a subset of CGROUP_DIRS; prepare.h
+// Its first act is to move lash into join_dirs (a subset of cgroup_dirs; prepare.h
 // says why there) and answer on `joined`.
-Result<Watchdog> start_watchdog(std::vector<std::string> cgroup_dirs, std::string tmpdir,
-                                std::vector<std::string> join_dirs);
+struct WatchdogSpec {
+  std::vector<std::string> cgroup_dirs;  // killed and removed
+  std::string tmpdir;                    // removed
+  std::vector<std::string> join_dirs;    // lash is moved into these first
+  std::vector<std::string> quarantine;   // renamed aside if they exist (quarantine_planted)
+};
+Result<Watchdog> start_watchdog(WatchdogSpec spec);
+
+// Files that redirect a repository to code elsewhere (.git/commondir) and did not
+// exist when the session started: renamed to NAME.lash-quarantined once the session's
+// processes are dead, so a later git outside the sandbox does not follow them.
+// Returns the paths it renamed.
+std::vector<std::string> quarantine_planted(const std::vector<std::string>& paths);
 
 // Remove a directory tree without following symlinks (the tmpdir is user-writable).
 void remove_tree(const std::string& path);

@@ -1,0 +1,58 @@
+#include "exec/user_files.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+
+#include "base/fileio.h"
+#include "exec/shell.h"
+
+namespace lash::exec {
+
+int open_user_path(Shell& sh, const std::string& path, int flags) {
+  sh.prepared();
+  if (!sh.sandbox_refusal.empty()) {
+    errno = EACCES;  // fail closed: the kernel cannot check this open
+    return -1;
+  }
+  if (sh.open_for_user) {
+    int err = 0;
+    int fd = sh.open_for_user(path, flags, &err);
+    if (fd < 0) errno = err;
+    return fd;
+  }
+  int fd;
+  do {
+    fd = ::open(path.c_str(), flags | O_CLOEXEC, 0666);
+  } while (fd < 0 && errno == EINTR);
+  return fd;
+}
+
+int read_user_file(Shell& sh, const std::string& path, std::string& text) {
+  int fd = open_user_path(sh, path, O_RDONLY);
+  if (fd < 0) return errno;
+  int err = read_all_fd(fd, text);
+  ::close(fd);
+  return err;
+}
+
+bool list_user_dir(Shell& sh, const std::string& dir, std::vector<std::string>& names) {
+  int fd = open_user_path(sh, dir.empty() ? "." : dir, O_RDONLY | O_DIRECTORY);
+  if (fd < 0) return false;
+  DIR* d = ::fdopendir(fd);
+  if (d == nullptr) {
+    ::close(fd);
+    return false;
+  }
+  while (struct dirent* ent = ::readdir(d)) {
+    const char* n = ent->d_name;
+    if (n[0] == '.' && (n[1] == '\0' || (n[1] == '.' && n[2] == '\0'))) continue;
+    names.emplace_back(n);
+  }
+  ::closedir(d);
+  return true;
+}
+
+}  // namespace lash::exec

@@ -1,0 +1,26 @@
+// Files and directories the shell process itself opens for the user: builtin
+// redirections, `.`, and the directory reads of pathname expansion. Under a sandbox
+// they go through the session's fd broker (a sandboxed helper), so the kernel
+// checks them exactly as it checks a child's opens, with no check-then-open gap.
+#pragma once
+#include <string>
+#include <vector>
+
+namespace lash::exec {
+
+class Shell;
+
+// Prepares the sandbox first (it is made on first use, and an open before the first
+// fork must be checked too); when the profile needs a sandbox this kernel cannot give
+// (enforcement = enforce), refuses with EACCES. Returns an O_CLOEXEC fd, or -1 with
+// errno set.
+int open_user_path(Shell& sh, const std::string& path, int flags);
+
+// Reads a whole file through open_user_path. Returns 0 or an errno.
+int read_user_file(Shell& sh, const std::string& path, std::string& text);
+
+// The entry names of a directory (without . and ..) through open_user_path; false
+// when it cannot be opened or read. The shape of pattern.h's ListDir.
+bool list_user_dir(Shell& sh, const std::string& dir, std::vector<std::string>& names);
+
+}  // namespace lash::exec
