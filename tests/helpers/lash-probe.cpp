@@ -444,6 +444,21 @@ int pidfd_steal(pid_t pid, int fd) {
   return token(0);
 }
 
+// If fd N is open on a file whose path ends with SUFFIX, append TEXT and a newline to
+// it: "ok"; "other" when fd N is something else, or the errno of readlink/write.
+int fd_write_if(int fd, const char* suffix, const char* text) {
+  char link[64], target[4096];
+  snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+  ssize_t n = readlink(link, target, sizeof target - 1);
+  if (n < 0) return token(errno);
+  target[n] = 0;
+  size_t ls = strlen(suffix);
+  if (static_cast<size_t>(n) < ls || strcmp(target + n - ls, suffix) != 0) return puts("other"), 0;
+  std::string line = std::string(text) + "\n";
+  if (write(fd, line.data(), line.size()) < 0) return token(errno);
+  return token(0);
+}
+
 int usage() {
   fputs("usage: lash-probe open-read P | open-write P | append P | truncate P | exec P [ARG..] |\n"
         "  run P [ARG..] |\n"
@@ -454,7 +469,7 @@ int usage() {
         "  write-size P BYTES | open-files N | detach-sleeper | cgroup | cgroups | burn-cpu |\n"
         "  grep P NEEDLE | io-uring-setup | mount-at DIR | cpu-seconds N | setxattr P |\n"
         "  utime P | read-fd N | memfd-exec-file P [ARG..] | listen PORT SECONDS |\n"
-        "  pidfd-getfd PID FD\n",
+        "  pidfd-getfd PID FD | fd-write-if N SUFFIX TEXT\n",
         stderr);
   return 2;
 }
@@ -544,6 +559,7 @@ int main(int argc, char** argv) {
   if (cmd == "memfd-exec-file" && need(2)) return memfd_exec_file(argv[2], argv + 3);
   if (cmd == "listen" && need(2)) return listen_port(argv[2], atoi(argv[3]));
   if (cmd == "pidfd-getfd" && need(2)) return pidfd_steal(atoi(argv[2]), atoi(argv[3]));
+  if (cmd == "fd-write-if" && need(3)) return fd_write_if(atoi(argv[2]), argv[3], argv[4]);
   if (cmd == "burn-cpu") {
     unsigned long i = 0;
     for (;;) asm volatile("" : "+r"(i));

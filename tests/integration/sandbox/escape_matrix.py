@@ -132,6 +132,7 @@ class Ctx:
         self.marks = []       # cmdline markers of processes to kill at teardown
         self.extra_files = []  # files outside the tree to remove at teardown
         self.pass_fds = ()
+        self.is_twin = False
         self.restore = []     # (path, text) written back at teardown if changed
         self.env_extra = {}
         self.tty = None
@@ -600,6 +601,28 @@ def plant_hardlink_outside(ctx):
     os.link(ctx.secret, os.path.join(ctx.work, "hl"))
 
 
+def audit_twin_fd(ctx):
+    """The default profile keeps no audit log: the twin gets one as fd 4 from here,
+    so that it shows what writing to it looks like."""
+    if not ctx.is_twin:
+        return
+    path = os.path.join(ctx.base, "lash_home", "audit.log")
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+    if fd != 4:
+        os.dup2(fd, 4, inheritable=True)
+        os.close(fd)
+    ctx.pass_fds = (4,)
+
+
+def audit_forged_judge(res):
+    try:
+        with open(os.path.join(res.ctx.base, "lash_home", "audit.log"), "rb") as f:
+            hit = ("FORGED-%d" % os.getpid()).encode() in f.read()
+    except OSError:
+        hit = False
+    return hit, ("forged" if hit else res.token)
+
+
 def inherit_fd(ctx):
     fd = os.open(ctx.secret, os.O_RDONLY)
     os.dup2(fd, 7, inheritable=True)
@@ -698,6 +721,28 @@ def detach_kill_run(row, ctx, argv, env):
     gone = wait_until(lambda: not find_marked(mark), 3.0)
     out = (ALIVE + "\nstarted") if started else "not-started"
     return (-9, out, err), {"survivor": started and not gone}
+
+
+def kill_when_exists(rel):
+    """Run the attempt, SIGKILL the runner (lash) once the workspace has REL (or after
+    5 s), then give the watchdog 2 s to clean up before the judge looks."""
+    def run(row, ctx, argv, env):
+        errf = tempfile.TemporaryFile()
+        p = subprocess.Popen(argv, cwd=ctx.work, env=env, stdin=subprocess.DEVNULL,
+                             stdout=subprocess.DEVNULL, stderr=errf,
+                             start_new_session=True)
+        ctx.procs.append(p)
+        path = os.path.join(ctx.work, rel)
+        seen = wait_until(lambda: os.path.lexists(path), 5.0)
+        time.sleep(0.1)
+        p.kill()
+        p.wait()
+        time.sleep(2.0)
+        errf.seek(0)
+        err = errf.read().decode(errors="replace")
+        errf.close()
+        return (-9, ALIVE + "\n" + ("killed" if seen else "not-created"), err), {}
+    return run
 
 
 def survivor_judge(res):
@@ -962,7 +1007,13 @@ def build_rows():
         "mount(ro)", lambda c: "mkdir -p evil/objects evil/refs/heads evil/hooks && "
                        "printf '[core]\\n\\tfsmonitor = evil\\n' > evil/config && "
                        "echo ../evil > .git/commondir && echo ok || echo refused",
-        protect_judge, expect={"refused"})
+        protect_judge, expect={"refused", "ok"})
+    add("git-commondir-sigkill", "the same, then lash is SIGKILLed", "mount(ro)+watchdog",
+        lambda c: "mkdir -p evil/objects evil/refs/heads evil/hooks && "
+                  "printf '[core]\\n\\tfsmonitor = evil\\n' > evil/config && "
+                  "echo ../evil > .git/commondir && echo ok; sleep 30",
+        protect_judge, runner_fn=kill_when_exists(".git/commondir"),
+        expect={"killed"})
     add("git-hook-hardlink", "hard-link a protected hook, append through the link",
         "mount(ro)", lambda c: "ln .git/hooks/pre-commit.sample hl && "
                                "sh -c 'echo evil >> hl' && echo ok || echo refused",
@@ -1071,6 +1122,11 @@ def build_rows():
     add("fd-inherited-redir", "the script hands lash's inherited fd 7 to cat: cat <&7",
         "close_range", lambda c: "cat <&7 && echo ok || echo refused", leaked(SECRET_MARK),
         setup=inherit_fd)
+    add("fd-audit-forge", "append to lash's audit log through lash's own fd (N>&N)",
+        "fd hygiene", lambda c: "cat /dev/null; for n in 3 4 5 6 7 8 9; do "
+                                f"eval \"{P} fd-write-if $n /audit.log FORGED-{os.getpid()} "
+                                "$n>&$n\"; done; echo done", audit_forged_judge,
+        setup=audit_twin_fd, expect={"done"})
     add("fd-proc-reopen", "reopen lash's inherited fd: cat < /dev/fd/7", "landlock(broker)",
         lambda c: "cat < /dev/fd/7 && echo ok || echo refused", leaked(SECRET_MARK),
         setup=inherit_fd)
@@ -1323,6 +1379,7 @@ def landlock_abi():
 
 def one_run(row, args, runner, twin):
     ctx = Ctx(args, runner)
+    ctx.is_twin = twin
     try:
         if row.setup:
             row.setup(ctx)
