@@ -908,6 +908,14 @@ def build_rows():
         lambda c: f"cat /dev/null; . {q(c.secret)}; echo status:$?", leaked(SECRET_MARK))
     add("read-glob-late", "cat /dev/null, then echo dir/*", "landlock(broker)",
         lambda c: f"cat /dev/null; echo {q(c.secretdir)}/*", leaked_hidden)
+    add("read-cd-relative", "cd to the outside directory, then read v < secret",
+        "landlock(broker)", lambda c: f"cd {q(c.outside)} && read v < secret; echo \"got:$v\"",
+        leaked(SECRET_MARK), expect={"got:"})
+    add("read-cd-glob", "cd to the secret directory, then echo *", "landlock(broker)",
+        lambda c: f"cd {q(c.secretdir)} && echo *", leaked_hidden, expect={"*"})
+    add("read-source-path", "PATH=outside:$PATH; . secret (found on PATH)",
+        "landlock(broker)", lambda c: f"PATH={q(c.outside)}:$PATH; . secret; echo status:$?",
+        leaked(SECRET_MARK))
     add("read-listdir", "list a directory outside with a program", "landlock",
         lambda c: f"{P} open-read {q(c.secretdir)}", expect={"EACCES"})
     add("read-symlink", "a symlink in the workspace to the secret (program)", "landlock",
