@@ -15,6 +15,7 @@ JsonlFileSink::JsonlFileSink(std::string path) : path_(std::move(path)) {}
 Result<void> JsonlFileSink::open() {
   const int flags = O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY;
   fd_.reset(::open(path_.c_str(), flags, 0600));
+  keep_private(fd_);
   if (!fd_ && errno == ENOENT) {
     auto slash = path_.rfind('/');
     if (slash != std::string::npos && slash > 0) {
@@ -22,6 +23,7 @@ Result<void> JsonlFileSink::open() {
       if (::mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST)
         return sys_error("cannot create audit log directory", dir, errno);
       fd_.reset(::open(path_.c_str(), flags, 0600));
+      keep_private(fd_);
     }
   }
   if (!fd_) return sys_error("cannot open audit log", path_, errno);

@@ -1,6 +1,7 @@
 // RAII owner of a file descriptor. Every open site in lash uses O_CLOEXEC; this type
 // only guarantees the fd is closed exactly once.
 #pragma once
+#include <fcntl.h>
 #include <unistd.h>
 #include <utility>
 
@@ -31,5 +32,16 @@ class unique_fd {
  private:
   int fd_ = -1;
 };
+
+// lash's own long-lived descriptors live at 10 and above, out of the range a script
+// names (0-9, `exec 3>f`, `cmd 4>&4`): a script can neither overwrite, close nor hand
+// one of them to a program. Moves FD there (close-on-exec); unchanged if already
+// there or if the move fails (the caller's fd stays valid either way).
+inline void keep_private(unique_fd& fd) {
+  constexpr int kFirstPrivateFd = 10;
+  if (!fd || fd.get() >= kFirstPrivateFd) return;
+  int high = ::fcntl(fd.get(), F_DUPFD_CLOEXEC, kFirstPrivateFd);
+  if (high >= 0) fd.reset(high);
+}
 
 }  // namespace lash

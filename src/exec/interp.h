@@ -37,7 +37,7 @@ pid_t fork_subshell(Shell& sh, Setup&& setup, Body&& body) {
   setup();
   int st = 0;
   try {
-    st = body();
+    st = memory_guarded(body);
   } catch (const FatalError& e) {
     if (!e.message.empty()) sh.error(e.message);
     st = e.status;

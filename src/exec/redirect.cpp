@@ -18,6 +18,16 @@ namespace {
 // First fd used for the shell's own saved copies: fds 0-9 belong to the user.
 constexpr int kFirstPrivateFd = 10;
 
+// A descriptor a script may name as the source of N>&M: below the private range and
+// not one of lash's own, which are all close-on-exec (the script's are not; fds
+// inherited from the invoker never are). A script must not hand lash's audit log,
+// ruleset or broker socket to a program.
+bool script_fd(int fd) {
+  if (fd < 0 || fd >= kFirstPrivateFd) return false;
+  int flags = ::fcntl(fd, F_GETFD);
+  return flags >= 0 && !(flags & FD_CLOEXEC);
+}
+
 bool parse_fd(const std::string& s, int& fd) {
   if (s.empty() || s.size() > 4) return false;
   int v = 0;
@@ -202,13 +212,13 @@ bool apply_redirects(Shell& sh, const std::vector<PlannedRedirect>& rs, FdSaver&
       }
       case PlannedRedirect::Kind::dup: {
         if (r.from == r.fd) {
-          if (::fcntl(r.from, F_GETFD) < 0) {
+          if (!script_fd(r.from)) {
             sh.error(std::to_string(r.from) + ": bad file descriptor");
             return false;
           }
           break;
         }
-        if (::fcntl(r.from, F_GETFD) < 0 || r.from >= kFirstPrivateFd) {
+        if (!script_fd(r.from)) {
           sh.error(std::to_string(r.from) + ": bad file descriptor");
           return false;
         }
@@ -248,7 +258,7 @@ bool redirects_to_fd_ops(Shell& sh, const std::vector<PlannedRedirect>& rs,
         if (r.both) ops.push_back({K::dup, 2, {}, 0, r.fd});
         break;
       case PlannedRedirect::Kind::dup:
-        if (r.from >= kFirstPrivateFd) {
+        if (!script_fd(r.from)) {
           sh.error(std::to_string(r.from) + ": bad file descriptor");
           return false;
         }

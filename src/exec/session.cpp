@@ -242,8 +242,15 @@ Result<void> start_session(Shell& sh, std::optional<std::string> requested) {
   s.sink = std::make_unique<audit::JsonlFileSink>(policy::lash_home() + "/audit.log");
   s.env = session_env_impl(sh);
   s.sandbox = std::make_unique<sandbox::SessionSandbox>();
-  if (sandbox::needs_sandbox(*s.selection.profile))
+  if (sandbox::needs_sandbox(*s.selection.profile)) {
     for (int fd : g_inherited_fds) ::close(fd);
+    // The shell's own work is bounded like its children's (a builtin loop, a
+    // builtin write). A write past the file-size limit then fails with EFBIG rather
+    // than killing the shell: a handler, not SIG_IGN, so children get SIGXFSZ back.
+    sandbox::Limits limits = sandbox::profile_limits(*s.selection.profile);
+    if (limits.file_size) sh.catch_signal_quietly(SIGXFSZ);
+    if (auto r = sandbox::limit_self(limits); !r) return r.error();
+  }
   g_inherited_fds.clear();
   if (s.selection.profile->values.tmpdir.value == policy::Tmpdir::session) {
     auto tmp = s.sandbox->make_tmpdir();  // removed at exit even if never prepared

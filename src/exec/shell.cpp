@@ -142,7 +142,7 @@ int Shell::run_text(std::string_view text, const std::string& filename, uint32_t
     }
     if (opt.noexec) continue;
     try {
-      st = eval_list(*item.command);
+      st = memory_guarded([&] { return eval_list(*item.command); });
     } catch (const FatalError& e) {
       if (!e.message.empty()) error(e.message);
       st = status = e.status;
@@ -303,7 +303,7 @@ int Shell::run_fd(int fd, const std::string& filename) {
     }
     if (opt.noexec) continue;
     try {
-      result = eval_list(*item.command);
+      result = memory_guarded([&] { return eval_list(*item.command); });
     } catch (const FatalError& e) {
       if (!e.message.empty()) error(e.message);
       result = status = e.status;

@@ -8,6 +8,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <new>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -47,6 +48,18 @@ struct FatalError {
   std::string message;
   int status = 2;
 };
+
+// Runs f; an allocation that fails (the session's max_memory, or the machine's
+// memory, ran out) becomes the fatal error a shell reports instead of an abort.
+// Unwinding frees what the command held.
+template <class F>
+auto memory_guarded(F&& f) -> decltype(f()) {
+  try {
+    return f();
+  } catch (const std::bad_alloc&) {
+    throw FatalError{"out of memory", 2};
+  }
+}
 
 // A change the policy refused; the Problem/Suggestion lines are already printed.
 // The command that attempted it ends with status 126 (not a fatal error).
@@ -182,6 +195,9 @@ class Shell {
   void become_subshell();
   void install_signal_handlers();
   void install_interactive_handlers();
+  // A handler that does nothing: the system call that raised SIG fails instead
+  // (SIGXFSZ: write gives EFBIG). Children get the default back at execve.
+  void catch_signal_quietly(int sig);
   [[noreturn]] void exit_by_signal(int sig);
   void run_exit_trap();
   void flush_all();

@@ -141,6 +141,12 @@ void Shell::install_signal_handlers() {
   }
 }
 
+namespace {
+void ignore_here(int) {}
+}  // namespace
+
+void Shell::catch_signal_quietly(int sig) { install(sig, ignore_here); }
+
 void Shell::install_interactive_handlers() {
   // An interactive shell survives ^C and ^\ (they stop the command being typed or
   // the foreground program) and `kill $$`. Handlers, not SIG_IGN, so that programs

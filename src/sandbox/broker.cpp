@@ -137,6 +137,7 @@ Result<Broker> Broker::start(const Prepared& prepared) {
   theirs.reset();  // or a helper that died would never give us EOF
   Broker b;
   b.sock_ = std::move(mine);
+  keep_private(b.sock_);
   b.pid_ = pid;
   // Round trip once, so a helper that could not sandbox itself is seen now.
   auto probe = b.open("/", O_RDONLY | O_DIRECTORY);
@@ -188,6 +189,10 @@ Result<unique_fd> Broker::open(const std::string& path, int flags, mode_t mode) 
 void Broker::stop() {
   sock_.reset();
   if (pid_ > 0) {
+    // Forks of lash made after the broker started (a subshell still running at
+    // exit) hold copies of the socket, so EOF alone may never come: it is our own
+    // helper, nothing of the user's is lost.
+    kill(pid_, SIGKILL);
     int ws;
     while (waitpid(pid_, &ws, 0) < 0 && errno == EINTR) {
     }

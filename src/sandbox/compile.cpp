@@ -277,6 +277,10 @@ SandboxPlan compile(const policy::ResolvedProfile& profile, const SessionContext
   return std::move(b.plan);
 }
 
+Limits profile_limits(const policy::ResolvedProfile& profile) {
+  return compile(profile, SessionContext{}, Capabilities{}).limits;
+}
+
 bool needs_sandbox(const policy::ResolvedProfile& profile) {
   return !compile(profile, SessionContext{}, Capabilities{}).empty();
 }

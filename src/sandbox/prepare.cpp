@@ -169,6 +169,21 @@ Result<void> finish_join(Prepared& p) {
 
 }  // namespace
 
+Result<void> limit_self(const Limits& l) {
+  Prepared tmp;
+#if !defined(__SANITIZE_ADDRESS__)
+  add_rlimit(tmp, RLIMIT_AS, l.memory);  // sanitizer builds: see prepare()
+#endif
+  add_rlimit(tmp, RLIMIT_CPU, l.cpu_seconds);
+  add_rlimit(tmp, RLIMIT_FSIZE, l.file_size);
+  add_rlimit(tmp, RLIMIT_NOFILE, l.open_files);
+  for (const RlimitSetting& r : tmp.rlimits) {
+    struct rlimit lim {r.soft, r.hard};
+    if (setrlimit(r.resource, &lim) != 0) return sys_error("cannot limit lash itself", "", errno);
+  }
+  return {};
+}
+
 Result<void> begin_prepare(Prepared& p, const SandboxPlan& plan, const Capabilities& caps) {
   if (p.begun || plan.empty()) return {};
   p.begun = true;
@@ -184,7 +199,7 @@ Result<void> begin_prepare(Prepared& p, const SandboxPlan& plan, const Capabilit
   // The namespace helper works while lash computes the closure. Forked before the
   // watchdog starts moving lash: a pending cgroup migration blocks every fork.
   start_namespace(p, plan, caps);
-  if (p.cgroup_dirs.empty() && p.tmpdir.empty()) return {};
+  if (p.cgroup_dirs.empty() && p.tmpdir.empty() && p.ns_helper.quarantine.empty()) return {};
   std::vector<std::string> v2;
   if (!cg->v2_dir.empty()) v2.push_back(cg->v2_dir);
   auto w = start_watchdog({p.cgroup_dirs, p.tmpdir, v2, p.ns_helper.quarantine});

@@ -29,6 +29,12 @@ Result<Prepared> prepare(const SandboxPlan& plan, const Capabilities& caps, Prep
 // ruleset; prepare() waits for it at the end, before anything is forked inside.
 Result<void> begin_prepare(Prepared& p, const SandboxPlan& plan, const Capabilities& caps);
 
+// The profile's per-process limits (CPU, file size, open files, and address space in
+// release builds) on lash itself, soft = hard like its children's: a loop or a
+// builtin write in the shell is bounded too, not only the programs it starts.
+// RLIMIT_NPROC is left to the children and the pids controller.
+Result<void> limit_self(const Limits& limits);
+
 // At exit: kill every process of the session cgroup, remove it and the tmpdir,
 // quarantine planted repository redirects (watchdog.h), release the watchdog. Safe to
 // call twice. Returns the paths it quarantined, for the shell to say.

@@ -47,6 +47,7 @@ Result<void> SessionSandbox::prepare(const SandboxPlan& plan) {
     broker = std::move(b.value());
   }
   for (auto& n : p->notes) notes_.push_back(n);
+  for (unique_fd* fd : {&p->landlock, &p->userns, &p->mntns, &p->watchdog, &p->join_pending}) keep_private(*fd);
   broker_ = std::move(broker);
   retired_.push_back(std::move(current_));
   current_ = std::move(p.value());
@@ -77,12 +78,12 @@ std::vector<std::string> SessionSandbox::take_notes() {
 
 std::vector<std::string> SessionSandbox::kill_all() {
   if (getpid() != owner_) return {};
-  broker_.stop();
   std::vector<std::string> moved = sandbox::kill_all(begun_);
   for (auto& m : sandbox::kill_all(current_)) moved.push_back(std::move(m));
   for (Prepared& p : retired_)
     for (auto& m : sandbox::kill_all(p)) moved.push_back(std::move(m));
   retired_.clear();
+  broker_.stop();  // after the kill: nothing may still ask it
   if (!tmpdir_.empty()) remove_tree(tmpdir_);
   tmpdir_.clear();
   return moved;
