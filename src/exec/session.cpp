@@ -131,18 +131,22 @@ void arm_sandbox(Shell& sh, std::shared_ptr<const policy::ResolvedProfile> profi
                  std::function<const policy::SessionFacts&()> facts) {
   sh.prepare_hook = [&sh, profile, facts]() {
     Session& s = *g_session;
-    const sandbox::Capabilities& caps = s.sandbox->capabilities();
-    auto ctx = sandbox::make_session_context(*profile, s.env, facts(), /*with_closure=*/false);
-    sandbox::SandboxPlan plan = sandbox::compile(*profile, ctx, caps);
-    // Start the session cgroup now: moving lash into it waits for the kernel (an RCU
-    // grace period), which then overlaps the exec closure and the ruleset.
-    if (!plan.empty() && !plan.spawn_any) {
-      if (auto r = s.sandbox->begin(plan); !r) {
-        sh.sandbox_refusal = r.error().message();
-        return;
-      }
-      sandbox::add_exec_closure(ctx, *profile);
+    sandbox::SandboxPlan plan;  // empty: a plain shell (the default profile)
+    // Without a sandbox, skip the probe and the session's I/O entirely.
+    if (sandbox::needs_sandbox(*profile)) {
+      const sandbox::Capabilities& caps = s.sandbox->capabilities();
+      auto ctx = sandbox::make_session_context(*profile, s.env, facts(), /*with_closure=*/false);
       plan = sandbox::compile(*profile, ctx, caps);
+      // Start the session cgroup now: moving lash into it may wait for the kernel
+      // (cgroup.h), which then overlaps the exec closure and the ruleset.
+      if (!plan.empty() && !plan.spawn_any) {
+        if (auto r = s.sandbox->begin(plan); !r) {
+          sh.sandbox_refusal = r.error().message();
+          return;
+        }
+        sandbox::add_exec_closure(ctx, *profile);
+        plan = sandbox::compile(*profile, ctx, caps);
+      }
     }
     // Subshells run inside the sandbox, where $LASH_HOME is out of reach: they
     // write their audit records through this fd, opened before the first fork.
