@@ -254,6 +254,11 @@ Result<Prepared> prepare(const SandboxPlan& plan, const Capabilities& caps, Prep
   add_rlimit(p, RLIMIT_NOFILE, plan.limits.open_files);
   if (!p.pids_limited) add_rlimit(p, RLIMIT_NPROC, plan.limits.processes);
 
+  for (const PathRule& r : plan.paths)
+    if (r.origin == "baseline" && (r.rights & rights::write) && r.path.compare(0, 5, "/dev/") == 0 &&
+        r.path != "/dev/pts")
+      p.direct_devices.push_back(r.path);
+
   p.drop_caps = plan.drop_capabilities;
   p.no_new_privs = plan.no_new_privs || p.landlock.valid() || !p.seccomp.empty();
   p.close_fds = plan.close_fds;

@@ -43,6 +43,10 @@ struct Prepared {
   bool ns_started = false, ns_required = false;
   std::optional<Error> ns_start_error;  // the helper could not even be started
   std::vector<std::string> quarantine;  // renamed aside at kill_all if planted (watchdog.h)
+  // Device files the plan grants read-write as they are (/dev/null, /dev/tty, ...):
+  // the shell opens these itself, without a broker round trip (70 us each), since
+  // the answer is the same and the path is not the user's to swap.
+  std::vector<std::string> direct_devices;
   bool begun = false;                   // begin_prepare() ran
   bool pids_limited = false;            // a pids controller limits the session cgroup
   int landlock_abi = 0;                 // ABI the ruleset was built for

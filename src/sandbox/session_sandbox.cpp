@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 
 #include "sandbox/prepare.h"
@@ -56,7 +57,9 @@ Result<void> SessionSandbox::prepare(const SandboxPlan& plan) {
 
 Result<unique_fd> SessionSandbox::open_for_user(const std::string& path, int flags, mode_t mode) const {
   if (!broker_flags_ok(flags)) return sys_error("cannot open", path, EINVAL);
-  if (broker_.running() && !running_sandboxed()) return broker_.open(path, flags, mode);
+  bool device = std::find(current_.direct_devices.begin(), current_.direct_devices.end(), path) !=
+                current_.direct_devices.end();
+  if (broker_.running() && !running_sandboxed() && !device) return broker_.open(path, flags, mode);
   unique_fd fd(::open(path.c_str(), flags | O_CLOEXEC, mode));
   if (!fd) return sys_error("cannot open", path, errno);
   return fd;
