@@ -194,7 +194,6 @@ int dump_ast(const std::string& text, const std::string& name) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  lash::exec::record_inherited_fds();  // before lash opens anything itself
   lash::builtins::register_all();
   Shell sh;
   init_variables(sh);

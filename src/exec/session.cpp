@@ -1,7 +1,6 @@
 #include "exec/session.h"
 
-#include <dirent.h>
-#include <fcntl.h>
+#include <sys/syscall.h>
 #include <limits.h>
 #include <pwd.h>
 #include <time.h>
@@ -9,7 +8,6 @@
 
 #include <cstdio>
 #include <cerrno>
-#include <cstdlib>
 #include <cstring>
 
 #include "exec/policy_gate.h"
@@ -216,23 +214,16 @@ void activate_profile(Shell& sh, std::shared_ptr<const policy::ResolvedProfile> 
 }
 
 namespace {
-std::vector<int> g_inherited_fds;
-}  // namespace
 
-void record_inherited_fds() {
-  DIR* d = ::opendir("/proc/self/fd");
-  if (!d) {
-    // Without /proc: probe the usual range one by one.
-    for (int fd = 3; fd < 1024; ++fd)
-      if (::fcntl(fd, F_GETFD) >= 0) g_inherited_fds.push_back(fd);
-    return;
-  }
-  while (dirent* e = ::readdir(d)) {
-    int fd = std::atoi(e->d_name);
-    if (fd > 2 && fd != ::dirfd(d)) g_inherited_fds.push_back(fd);
-  }
-  ::closedir(d);
+// Closes every fd above 2. Called in start_session before lash opens anything of its
+// own (main opens nothing before it, and the profile files are closed after reading),
+// so these are exactly the fds lash inherited from its invoker.
+void close_inherited_fds() {
+  if (::syscall(SYS_close_range, 3U, ~0U, 0U) == 0) return;
+  for (int fd = 3; fd < 65536; ++fd) ::close(fd);  // kernels before 5.9
 }
+
+}  // namespace
 
 Result<void> start_session(Shell& sh, std::optional<std::string> requested) {
   auto sel = policy::select_session_profile(std::move(requested));
@@ -247,7 +238,9 @@ Result<void> start_session(Shell& sh, std::optional<std::string> requested) {
   s.env = session_env_impl(sh);
   s.sandbox = std::make_unique<sandbox::SessionSandbox>();
   if (sandbox::needs_sandbox(*s.selection.profile)) {
-    for (int fd : g_inherited_fds) ::close(fd);
+    // Channels the invoker opened outside any sandbox (a descriptor on a file outside
+    // the grants would reach every child): a sandboxed session does not keep them.
+    close_inherited_fds();
     // The shell's own work is bounded like its children's (a builtin loop, a
     // builtin write). A write past the file-size limit then fails with EFBIG rather
     // than killing the shell: a handler, not SIG_IGN, so children get SIGXFSZ back.
@@ -255,7 +248,6 @@ Result<void> start_session(Shell& sh, std::optional<std::string> requested) {
     if (limits.file_size) sh.catch_signal_quietly(SIGXFSZ);
     if (auto r = sandbox::limit_self(limits); !r) return r.error();
   }
-  g_inherited_fds.clear();
   if (s.selection.profile->values.tmpdir.value == policy::Tmpdir::session) {
     auto tmp = s.sandbox->make_tmpdir();  // removed at exit even if never prepared
     if (!tmp) return tmp.error();

@@ -29,15 +29,10 @@ struct Session {
   std::unique_ptr<sandbox::SessionSandbox> sandbox;
 };
 
-// Notes the fds above 2 that lash was started with. Call first thing in main, before
-// lash opens anything itself. A session whose profile needs the kernel sandbox closes
-// them in start_session(): they are channels its invoker opened outside any sandbox
-// (a descriptor on a file outside the grants would reach every child).
-void record_inherited_fds();
-
 // Selects and loads the session's profile (-p NAME when given), builds the engine,
 // installs the policy gate and the exported-variable guard into sh, exports
-// LASH_SESSION. An Error means the explicitly requested profile cannot be used: the
+// LASH_SESSION. A session whose profile needs the kernel sandbox also closes the fds
+// above 2 it inherited and limits the shell itself (sandbox::limit_self). An Error means the explicitly requested profile cannot be used: the
 // caller exits with status 2.
 Result<void> start_session(Shell& sh, std::optional<std::string> requested);
 
