@@ -786,6 +786,7 @@ def cpu_shell_run(row, ctx, argv, env):
     measures the CPU time the run used (RUSAGE_CHILDREN covers lash once waited)."""
     import resource
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.monotonic()
     p = subprocess.Popen(argv, cwd=ctx.work, env=env, stdin=subprocess.DEVNULL,
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                          start_new_session=True)
@@ -803,13 +804,17 @@ def cpu_shell_run(row, ctx, argv, env):
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     return (p.returncode, out.decode(errors="replace"), err.decode(errors="replace")), \
-        {"cpu": cpu}
+        {"cpu": cpu, "wall": time.monotonic() - t0}
 
 
 def cpu_judge(res):
     """Let through: the loop ran to its end having used more than the limit (the
     twin proves the loop does use that much here)."""
     cpu = res.extra.get("cpu", 0.0)
+    if cpu < 0.05 and res.extra.get("wall", 0.0) >= 2.9:
+        # the runner did not let the loop's CPU time reach us (bwrap's pid namespace):
+        # a busy loop that ran 3 s without being stopped is the answer
+        cpu = res.extra["wall"]
     over = res.token == "ok" and cpu > LIMITS["max_cpu_seconds"] + 0.3
     if res.token == "ok" and not over:
         return False, "cpu:%.1f" % cpu  # too little CPU here to tell: the twin shows it
