@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The escape matrix: about 100 sandbox escape attempts through the real lash binary.
+"""The escape matrix: over 100 sandbox escape attempts through the real lash binary.
 
 Each row is one attempt. It runs twice, each time in a fresh temporary tree (a
 workspace, a directory "outside" the grants holding a secret, HOME, LASH_HOME):
