@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 
 #include "sandbox/cgroup.h"
 #include "sandbox/launch.h"
@@ -44,7 +45,15 @@ bool lash_alive(int pidfd, pid_t lash) {
     struct pollfd p = {pidfd, POLLIN, 0};
     return poll(&p, 1, 0) == 0;  // readable once lash has exited
   }
-  return kill(lash, 0) == 0 || errno == EPERM;
+  // Before Linux 5.3: a zombie answers kill(0) too, so read its state.
+  char path[64];
+  snprintf(path, sizeof path, "/proc/%d/stat", static_cast<int>(lash));
+  FILE* f = fopen(path, "re");
+  if (!f) return false;
+  char state = '?';
+  int n = fscanf(f, "%*d (%*[^)]) %c", &state);
+  fclose(f);
+  return n == 1 && state != 'Z' && state != 'X';
 }
 
 bool lash_inside(const std::vector<std::string>& dirs, pid_t lash) {
@@ -103,11 +112,12 @@ int move_lash_in(pid_t lash, const std::vector<std::string>& dirs) {
     break;
   }
   int pidfd = b >= 0 ? 4 : -1;
-  // EOF with lash alive: lash ended the session itself (kill_all), exec'd a program in
-  // place, or retired this sandbox at a profile switch. lash lives in the session
-  // cgroup, so the directories can go only once it has exited or moved on; an exec'd
-  // program keeps the session (and its limits) until it exits.
-  while (lash_alive(pidfd, lash) && lash_inside(dirs, lash)) {
+  // EOF with lash alive: lash is exiting (its fds close before it is a zombie: the
+  // SIGKILLed case), ended the session itself (kill_all), exec'd a program in place,
+  // or retired this sandbox at a profile switch. Wait until it has exited, or, when
+  // it has cgroups here and has left them, moved on to another session cgroup. An
+  // exec'd program keeps the session (and its limits) until it exits.
+  while (lash_alive(pidfd, lash) && (dirs.empty() || lash_inside(dirs, lash))) {
     struct pollfd p = {pidfd, POLLIN, 0};
     if (pidfd < 0 || poll(&p, 1, 200) < 0) usleep(200000);
   }

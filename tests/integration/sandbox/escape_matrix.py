@@ -1042,9 +1042,14 @@ def build_rows():
     add("lash-environ", "read lash's /proc/PID/environ", "dumpable+landlock",
         lambda c: f"{P} grep /proc/$$/environ {ENV_MARK}", expect={"EACCES", "ENOENT"},
         peers=False)
+    # An unprivileged session gets no private /proc (it cannot mount one for the host's
+    # pid namespace, and a pid namespace would make $! differ from the pids children
+    # see): command lines stay readable there, a documented limit (docs/security.md).
+    cmdline_limit = None if os.geteuid() == 0 else \
+        "unprivileged sessions have no private /proc (docs/security.md)"
     add("lash-cmdline", "read lash's /proc/PID/cmdline", "proc(hidepid)",
         lambda c: f"{P} grep /proc/$$/cmdline {CMD_MARK}", expect={"ENOENT", "EACCES"},
-        peers=False)
+        peers=False, accepted=cmdline_limit)
     add("other-environ", "read /proc/PID/environ of a process outside", "landlock(ptrace)",
         lambda c: f"{P} grep /proc/{c.sleeper.pid}/environ {OTHER_MARK}",
         setup=sleeper_setup, expect={"EACCES", "ENOENT"})
@@ -1056,7 +1061,7 @@ def build_rows():
         setup=sleeper_setup, expect={"EPERM", "EACCES", "ESRCH"}, needs=need_ptrace)
     add("other-cmdline", "read /proc/PID/cmdline of a process outside", "proc(hidepid)",
         lambda c: f"{P} grep /proc/{c.sleeper.pid}/cmdline {OTHER_MARK}",
-        setup=sleeper_setup, expect={"ENOENT", "EACCES"})
+        setup=sleeper_setup, expect={"ENOENT", "EACCES"}, accepted=cmdline_limit)
 
     # ---- running programs that are not allowlisted
     add("exec-direct", "run a non-allowlisted program", "policy",
@@ -1475,6 +1480,15 @@ def control_failures(args, runner):
     return [l.split(":", 1)[1] for l in out.splitlines() if l.startswith("CONTROL-FAIL:")]
 
 
+def sanitizer_build(binary):
+    """True when BINARY was built with AddressSanitizer (./dev test's second build)."""
+    try:
+        with open(binary, "rb") as f:
+            return b"__asan_init" in f.read()
+    except OSError:
+        return False
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--lash", required=True)
@@ -1528,6 +1542,14 @@ def main():
         return 1
 
     rows = build_rows()
+    if sanitizer_build(args.lash):
+        # A sanitizer build of lash sets no RLIMIT_AS, on itself or its children
+        # (docs/sandbox.md: ASan reserves terabytes of address space): an allocation
+        # then meets only the memory cgroup, which lash joins at its first command and
+        # uid 65534 does not have. Shown, not counted; the release build counts them.
+        for r in rows:
+            if r.id in ("memory", "memory-shell-nofork"):
+                r.accepted = "sanitizer builds set no RLIMIT_AS (docs/sandbox.md)"
     if args.only:
         wanted = set(args.only.split(","))
         rows = [r for r in rows if r.id in wanted]
