@@ -263,6 +263,12 @@ int bi_ulimit(Shell& sh, std::vector<std::string>& argv) {
     }
     v = rlim_t(*n) * rlim_t(which->factor);
   }
+  if (which->resource == RLIMIT_FSIZE && v > sh.file_size_cap && (set_soft || set_hard)) {
+    // The soft limit is all that holds the shell's own writes to max_file_size.
+    sh.error("ulimit: the session's profile limits file size to " + std::to_string(sh.file_size_cap / which->factor) +
+             " blocks");
+    return 2;
+  }
   if (set_hard) rl.rlim_max = v;
   if (set_soft) rl.rlim_cur = v;
   if (::setrlimit(which->resource, &rl) != 0) {

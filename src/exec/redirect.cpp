@@ -251,21 +251,38 @@ bool apply_redirects(Shell& sh, const std::vector<PlannedRedirect>& rs, FdSaver&
 bool redirects_to_fd_ops(Shell& sh, const std::vector<PlannedRedirect>& rs,
                          std::vector<sandbox::FdOp>& ops, std::vector<unique_fd>& keep) {
   using K = sandbox::FdOp::Kind;
+  // These steps run later, in the child, in order: an fd an earlier step sets up
+  // (`3>f 1>&3`, `3>&1 1>&2 2>&3`) is a valid source there although lash has no such
+  // fd; one an earlier step closed is not. Others must be the script's own (script_fd).
+  enum class Earlier { untouched, set, closed };
+  Earlier earlier[kFirstPrivateFd] = {};
+  auto mark = [&](int fd, Earlier e) {
+    if (fd >= 0 && fd < kFirstPrivateFd) earlier[fd] = e;
+  };
   for (const auto& r : rs) {
     switch (r.kind) {
       case PlannedRedirect::Kind::open:
         ops.push_back({K::open, r.fd, r.path, r.flags, -1});
-        if (r.both) ops.push_back({K::dup, 2, {}, 0, r.fd});
+        mark(r.fd, Earlier::set);
+        if (r.both) {
+          ops.push_back({K::dup, 2, {}, 0, r.fd});
+          mark(2, Earlier::set);
+        }
         break;
-      case PlannedRedirect::Kind::dup:
-        if (!script_fd(r.from)) {
+      case PlannedRedirect::Kind::dup: {
+        bool ok = r.from >= 0 && r.from < kFirstPrivateFd &&
+                  (earlier[r.from] == Earlier::set || (earlier[r.from] == Earlier::untouched && script_fd(r.from)));
+        if (!ok) {
           sh.error(std::to_string(r.from) + ": bad file descriptor");
           return false;
         }
         ops.push_back({K::dup, r.fd, {}, 0, r.from});
+        mark(r.fd, Earlier::set);
         break;
+      }
       case PlannedRedirect::Kind::close:
         ops.push_back({K::close, r.fd, {}, 0, -1});
+        mark(r.fd, Earlier::closed);
         break;
       case PlannedRedirect::Kind::heredoc: {
         unique_fd fd = heredoc_fd(r.text);
@@ -280,6 +297,7 @@ bool redirects_to_fd_ops(Shell& sh, const std::vector<PlannedRedirect>& rs,
           fd.reset(hi);
         }
         ops.push_back({K::dup, r.fd, {}, 0, fd.get()});
+        mark(r.fd, Earlier::set);
         keep.push_back(std::move(fd));
         break;
       }

@@ -108,9 +108,8 @@ void audit_decision(const policy::Action& action, const policy::Decision& decisi
 // ends, by exit, fatal error or TERM/HUP.
 void end_session() {
   if (!g_session || !g_session->sandbox) return;
-  for (const std::string& path : g_session->sandbox->kill_all())
-    warn(path + " was created during the session and would point git at hooks and config elsewhere: "
-                "moved to " + path + ".lash-quarantined");
+  for (const std::string& what : g_session->sandbox->kill_all())
+    warn("created during the session where a later git would run or follow it: " + what);
 }
 
 // Whether a session under PROFILE can produce an audit record at all: a profile
@@ -245,7 +244,11 @@ Result<void> start_session(Shell& sh, std::optional<std::string> requested) {
     // builtin write). A write past the file-size limit then fails with EFBIG rather
     // than killing the shell: a handler, not SIG_IGN, so children get SIGXFSZ back.
     sandbox::Limits limits = sandbox::profile_limits(*s.selection.profile);
-    if (limits.file_size) sh.catch_signal_quietly(SIGXFSZ);
+    if (limits.cpu_seconds) sh.notice_cpu_limit();
+    if (limits.file_size) {
+      sh.catch_signal_quietly(SIGXFSZ);
+      sh.file_size_cap = static_cast<rlim_t>(limits.file_size);
+    }
     if (auto r = sandbox::limit_self(limits); !r) return r.error();
   }
   if (s.selection.profile->values.tmpdir.value == policy::Tmpdir::session) {

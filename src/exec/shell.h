@@ -8,6 +8,8 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <sys/resource.h>
+
 #include <new>
 #include <string>
 #include <string_view>
@@ -198,6 +200,11 @@ class Shell {
   // A handler that does nothing: the system call that raised SIG fails instead
   // (SIGXFSZ: write gives EFBIG). Children get the default back at execve.
   void catch_signal_quietly(int sig);
+  // Says so on stderr when the shell itself reaches max_cpu_seconds, then dies of it.
+  void notice_cpu_limit();
+  // The profile's max_file_size on the shell itself (soft; sandbox::limit_self):
+  // `ulimit -f` may not go above it. RLIM_INFINITY without one.
+  rlim_t file_size_cap = RLIM_INFINITY;
   [[noreturn]] void exit_by_signal(int sig);
   void run_exit_trap();
   void flush_all();

@@ -143,9 +143,20 @@ void Shell::install_signal_handlers() {
 
 namespace {
 void ignore_here(int) {}
+
+// SIGXCPU at the soft limit: say why the shell ends, then end by the signal (its
+// default action); the watchdog ends the session's processes.
+void cpu_limit_reached(int sig) {
+  static const char msg[] = "lash: the session's CPU time limit (max_cpu_seconds) is reached\n";
+  (void)!::write(2, msg, sizeof msg - 1);
+  ::signal(sig, SIG_DFL);
+  ::raise(sig);
+}
 }  // namespace
 
 void Shell::catch_signal_quietly(int sig) { install(sig, ignore_here); }
+
+void Shell::notice_cpu_limit() { install(SIGXCPU, cpu_limit_reached); }
 
 void Shell::install_interactive_handlers() {
   // An interactive shell survives ^C and ^\ (they stop the command being typed or

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 
 #include "sandbox/child.h"
@@ -186,8 +187,28 @@ Result<unique_fd> Broker::open(const std::string& path, int flags, mode_t mode) 
   return fd;
 }
 
+namespace {
+// The parent pid of PID from /proc/PID/stat, or -1.
+pid_t getppid_of(pid_t pid) {
+  char path[64];
+  snprintf(path, sizeof path, "/proc/%d/stat", static_cast<int>(pid));
+  FILE* f = fopen(path, "re");
+  if (!f) return -1;
+  int ppid = -1;
+  if (fscanf(f, "%*d (%*[^)]) %*c %d", &ppid) != 1) ppid = -1;
+  fclose(f);
+  return static_cast<pid_t>(ppid);
+}
+}  // namespace
+
 void Broker::stop() {
   sock_.reset();
+  // Only the process that started the broker reaps (and kills) it: a copy in a forked
+  // subshell (which may prepare again at a `profile switch`) just lets go of it.
+  if (pid_ > 0 && getppid_of(pid_) != getpid()) {
+    pid_ = -1;
+    return;
+  }
   if (pid_ > 0) {
     // Forks of lash made after the broker started (a subshell still running at
     // exit) hold copies of the socket, so EOF alone may never come: it is our own

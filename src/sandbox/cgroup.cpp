@@ -90,7 +90,7 @@ std::vector<std::string> SessionCgroup::dirs() const {
 Result<SessionCgroup> create_session_cgroup(const Capabilities& caps, const Limits& l, const std::string& name) {
   SessionCgroup cg;
   auto fail = [&](const Error& e) {
-    kill_and_remove(cg.dirs());
+    kill_and_remove(cg.dirs(), getpid());  // never lash, whatever the directories hold
     return e;
   };
   // Hybrid hosts: when a limit must come from a v1 controller, lash's v1 cgroups

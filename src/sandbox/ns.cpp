@@ -86,9 +86,16 @@ int setup_in_helper(uid_t uid, gid_t gid, const NamespaceSpec& spec, const std::
   if (mount(nullptr, "/", nullptr, MS_REC | MS_SLAVE, nullptr) != 0) return errno;
   if (spec.read_only_root) {
     if (int e = set_tree_read_only("/")) return e;
-    // A re-bind without MS_RDONLY is read-write again (kept_flags never adds it).
-    for (const std::string& p : spec.writable)
+    // A re-bind without MS_RDONLY is read-write again (kept_flags never adds it); the
+    // remount reaches only the top mount, so mounts beneath a grant (a tmpfs in the
+    // workspace) are cleared separately. A submount whose read-only flag the kernel
+    // locked stays read-only: that fails closed.
+    for (const std::string& p : spec.writable) {
       if (int e = rebind(p, contains(spec.noexec, p) ? MS_NOEXEC | MS_NOSUID | MS_NODEV : 0)) return e;
+      struct mount_attr rw {};
+      rw.attr_clr = MOUNT_ATTR_RDONLY;
+      (void)syscall(SYS_mount_setattr, AT_FDCWD, p.c_str(), AT_RECURSIVE, &rw, sizeof rw);
+    }
   }
   for (const std::string& p : spec.noexec)
     if (!spec.read_only_root || !contains(spec.writable, p))

@@ -84,7 +84,8 @@ Result<void> prepare_seccomp(Prepared& p, const SandboxPlan& plan, const Capabil
 // workspaces and masked sockets, which refuse the profile's commands under
 // `enforce` when it cannot be made; the read-only root and the private /proc are
 // covers for Landlock's blind spots, said once when unavailable. Its inputs do not
-// depend on the exec closure, so the early plan gives the same namespace.
+// depend on the exec closure, except that sockets inside the closure's runtime
+// directories (/usr/lib/NAME) are masked too, which only fails closed.
 void start_namespace(Prepared& p, const SandboxPlan& plan, const Capabilities& caps) {
   if (p.ns_started || !plan.restrict_fs) return;
   p.ns_started = true;
@@ -177,7 +178,13 @@ Result<void> limit_self(const Limits& l) {
   add_rlimit(tmp, RLIMIT_CPU, l.cpu_seconds);
   add_rlimit(tmp, RLIMIT_FSIZE, l.file_size);
   add_rlimit(tmp, RLIMIT_NOFILE, l.open_files);
-  for (const RlimitSetting& r : tmp.rlimits) {
+  for (RlimitSetting& r : tmp.rlimits) {
+    // The file-size limit on lash is soft only: lash's own audit log lifts it for its
+    // writes (audit/sink.cpp); the `ulimit` builtin refuses to raise it (file_size_cap).
+    if (r.resource == RLIMIT_FSIZE) {
+      struct rlimit cur {};
+      if (getrlimit(RLIMIT_FSIZE, &cur) == 0) r.hard = cur.rlim_max;
+    }
     struct rlimit lim {r.soft, r.hard};
     if (setrlimit(r.resource, &lim) != 0) return sys_error("cannot limit lash itself", "", errno);
   }
@@ -191,7 +198,12 @@ Result<void> begin_prepare(Prepared& p, const SandboxPlan& plan, const Capabilit
   if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0)
     return sys_error("cannot make lash non-dumpable", "", errno);
   p.tmpdir = plan.tmpdir;  // granted by compile(); removed at exit
-  auto cg = create_session_cgroup(caps, plan.limits, "lash-" + std::to_string(getpid()));
+  // A new directory for each prepare (a `profile switch` prepares again): reusing the
+  // one lash is in would keep the old limits and fork the new helpers inside it.
+  static unsigned generation = 0;
+  std::string name = "lash-" + std::to_string(getpid()) + (generation ? "-" + std::to_string(generation) : "");
+  ++generation;
+  auto cg = create_session_cgroup(caps, plan.limits, name);
   if (!cg) return cg.error();
   p.cgroup_dirs = cg->dirs();
   p.pids_limited = cg->pids_limited;

@@ -30,8 +30,9 @@ Result<Prepared> prepare(const SandboxPlan& plan, const Capabilities& caps, Prep
 Result<void> begin_prepare(Prepared& p, const SandboxPlan& plan, const Capabilities& caps);
 
 // The profile's per-process limits (CPU, file size, open files, and address space in
-// release builds) on lash itself, soft = hard like its children's: a loop or a
-// builtin write in the shell is bounded too, not only the programs it starts.
+// release builds) on lash itself, as on its children (the file size as a soft limit
+// only, see prepare.cpp): a loop or a builtin write in the shell is bounded too, not
+// only the programs it starts.
 // RLIMIT_NPROC is left to the children and the pids controller.
 Result<void> limit_self(const Limits& limits);
 

@@ -2,6 +2,7 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <linux/fs.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/prctl.h>
@@ -138,13 +139,32 @@ void remove_tree(const std::string& path) {
 }
 
 std::vector<std::string> quarantine_planted(const std::vector<std::string>& paths) {
-  std::vector<std::string> moved;
+  std::vector<std::string> done;
   for (const std::string& p : paths) {
     struct stat st;
     if (lstat(p.c_str(), &st) != 0) continue;
-    if (rename(p.c_str(), (p + ".lash-quarantined").c_str()) == 0) moved.push_back(p);
+    // A fresh name, never over something the session may have planted there too
+    // (a directory named NAME.lash-quarantined would make a plain rename fail).
+    std::string to;
+    for (int i = 0; i < 100 && to.empty(); ++i) {
+      std::string cand = p + ".lash-quarantined" + (i ? "." + std::to_string(i) : "");
+      if (syscall(SYS_renameat2, AT_FDCWD, p.c_str(), AT_FDCWD, cand.c_str(), RENAME_NOREPLACE) == 0)
+        to = cand;
+      else if (errno != EEXIST)
+        break;
+    }
+    if (!to.empty()) {
+      done.push_back(p + " (moved to " + to + ")");
+      continue;
+    }
+    // It must not stay where git would follow it.
+    if (S_ISDIR(st.st_mode))
+      remove_tree(p);
+    else
+      unlink(p.c_str());
+    done.push_back(p + (lstat(p.c_str(), &st) == 0 ? " (could NOT be moved or removed)" : " (removed)"));
   }
-  return moved;
+  return done;
 }
 
 Result<Watchdog> start_watchdog(WatchdogSpec spec) {

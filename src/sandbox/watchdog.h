@@ -31,9 +31,9 @@ struct WatchdogSpec {
 Result<Watchdog> start_watchdog(WatchdogSpec spec);
 
 // Files that redirect a repository to code elsewhere (.git/commondir) and did not
-// exist when the session started: renamed to NAME.lash-quarantined once the session's
-// processes are dead, so a later git outside the sandbox does not follow them.
-// Returns the paths it renamed.
+// exist when the session started: renamed to a fresh NAME.lash-quarantined[.N] once
+// the session's processes are dead, so a later git outside the sandbox does not
+// follow them; removed when they cannot be renamed. Returns one line per path.
 std::vector<std::string> quarantine_planted(const std::vector<std::string>& paths);
 
 // Remove a directory tree without following symlinks (the tmpdir is user-writable).

@@ -24,3 +24,10 @@ h() { echo h-out; } ; h 1>&2 2>/dev/null | cat; echo "[h to stderr]"
 ls /nonexistent 2>&1 >/dev/null | grep -q . && echo "stderr via pipe"
 echo "dup of unopened fd:"; echo x >&8; echo "status: $?"
 echo 'bad: ' 2>/dev/null >&8; echo "status2: $?"
+# External commands: a source set up by an earlier redirection of the same command
+# exists only in the child (the stdout/stderr swap, and a file opened then dup'ed).
+ls /nonexistent-redir-fd 3>&1 1>&2 2>&3 | sed 's/.*/swapped: got stderr on the pipe/'
+t=${TMPDIR:-/tmp}/redir_fd_ext.$$
+/bin/echo via three 3>"$t" 1>&3
+cat "$t"; rm -f "$t"
+/bin/echo closed 3>&- 1>&3 2>/dev/null; echo "closed then dup: $?"
