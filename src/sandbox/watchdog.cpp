@@ -90,7 +90,26 @@ int move_lash_in(pid_t lash, const std::vector<std::string>& dirs) {
   sigset_t none;
   sigemptyset(&none);
   sigprocmask(SIG_SETMASK, &none, nullptr);
-  // First the move (lash waits for the answer before it forks anything inside).
+  // Born inside an earlier session cgroup (lash prepared again): leave it for where
+  // lash started, the parent of this session's directories ("0" moves this process).
+  for (const std::string& d : dirs) {
+    std::string parent = d.substr(0, d.rfind('/'));
+    std::string self_in;
+    if (FILE* f = fopen("/proc/self/cgroup", "re")) {
+      char line[4096];
+      while (fgets(line, sizeof line, f)) self_in += line;
+      fclose(f);
+    }
+    if (self_in.find("/lash-") == std::string::npos) break;  // not in any session cgroup
+    for (const char* file : {"/tasks", "/cgroup.procs"}) {
+      int fd = open((parent + file).c_str(), O_WRONLY | O_CLOEXEC);
+      if (fd < 0) continue;
+      bool moved = write(fd, "0", 1) == 1;
+      close(fd);
+      if (moved) break;
+    }
+  }
+  // Then the move of lash (lash waits for the answer before it forks anything inside).
   int err = move_lash_in(lash, spec.join_dirs);
   (void)!write(joined_w, &err, sizeof err);
   close(joined_w);

@@ -28,6 +28,9 @@ struct WatchdogSpec {
   std::vector<std::string> join_dirs;    // lash is moved into these first
   std::vector<std::string> quarantine;   // renamed aside if they exist (quarantine_planted)
 };
+// (The watchdog first leaves any session cgroup it was born in, as when lash prepares
+// again at a profile switch: it moves itself to the parent of each of cgroup_dirs,
+// which is where lash started, so that killing the old session does not kill it.)
 Result<Watchdog> start_watchdog(WatchdogSpec spec);
 
 // Files that redirect a repository to code elsewhere (.git/commondir) and did not

@@ -1428,6 +1428,54 @@ def one_run(row, args, runner, twin):
         ctx.teardown()
 
 
+def delegate_cgroup_to_nobody():
+    """As a system would for a user session (systemd's Delegate=): a cgroup v2 directory
+    owned by uid 65534 with this process in it, so the unprivileged run has a writable
+    cgroup to make its session cgroups in. A root helper removes it once the run is
+    over. Without cgroup v2 nothing is done (lash then says the layer is missing)."""
+    mount = cur = None
+    with open("/proc/self/mountinfo") as f:
+        for line in f:
+            parts = line.split()
+            if "-" in parts and parts[parts.index("-") + 1] == "cgroup2":
+                mount = parts[4]
+                break
+    with open("/proc/self/cgroup") as f:
+        for line in f:
+            if line.startswith("0::"):
+                cur = line[3:].strip()
+    if not mount or cur is None:
+        return
+    d = os.path.join(mount + ("" if cur == "/" else cur), "lash-escape-nobody-%d" % os.getpid())
+    try:
+        os.mkdir(d)
+        for name in ("", "cgroup.procs", "cgroup.threads", "cgroup.subtree_control"):
+            os.chown(os.path.join(d, name) if name else d, 65534, 65534)
+    except OSError:
+        return
+    r, w = os.pipe()
+    if os.fork() == 0:  # the remover: outside the cgroup, root
+        os.close(w)
+        try:
+            os.read(r, 1)  # EOF: the run (and everything holding w) is over
+        except OSError:
+            pass
+        for _ in range(100):
+            try:
+                for sub in sorted((e for e in os.scandir(d) if e.is_dir()), key=lambda e: e.path,
+                                  reverse=True):
+                    os.rmdir(sub.path)
+                os.rmdir(d)
+                break
+            except OSError:
+                time.sleep(0.1)
+        os._exit(0)
+    os.close(r)
+    os.set_inheritable(w, True)
+    with open(os.path.join(d, "cgroup.procs"), "w") as f:
+        f.write(str(os.getpid()))
+
+
 def reexec_as_nobody():
     if os.getuid() != 0:
         print("SKIP: not root, the main run is already unprivileged")
@@ -1445,6 +1493,7 @@ def reexec_as_nobody():
     sys.stdout.flush()
     os.chdir("/tmp")
     os.environ.pop("TMPDIR", None)
+    delegate_cgroup_to_nobody()
     os.execv(setpriv, [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups", py,
                        os.path.abspath(__file__)] + argv)
 
