@@ -236,14 +236,17 @@ Result<void> start_session(Shell& sh, std::optional<std::string> requested) {
   s.sink = std::make_unique<audit::JsonlFileSink>(policy::lash_home() + "/audit.log");
   s.env = session_env_impl(sh);
   s.sandbox = std::make_unique<sandbox::SessionSandbox>();
-  if (sandbox::needs_sandbox(*s.selection.profile)) {
+  // One compile, without the session's I/O, tells both whether a sandbox is needed
+  // and its limits.
+  sandbox::SandboxPlan quick = sandbox::plan_without_context(*s.selection.profile);
+  if (!quick.empty()) {
     // Channels the invoker opened outside any sandbox (a descriptor on a file outside
     // the grants would reach every child): a sandboxed session does not keep them.
     close_inherited_fds();
     // The shell's own work is bounded like its children's (a builtin loop, a
     // builtin write). A write past the file-size limit then fails with EFBIG rather
     // than killing the shell: a handler, not SIG_IGN, so children get SIGXFSZ back.
-    sandbox::Limits limits = sandbox::profile_limits(*s.selection.profile);
+    const sandbox::Limits& limits = quick.limits;
     if (limits.cpu_seconds) sh.notice_cpu_limit();
     if (limits.file_size) {
       sh.catch_signal_quietly(SIGXFSZ);

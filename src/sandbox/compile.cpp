@@ -277,12 +277,10 @@ SandboxPlan compile(const policy::ResolvedProfile& profile, const SessionContext
   return std::move(b.plan);
 }
 
-Limits profile_limits(const policy::ResolvedProfile& profile) {
-  return compile(profile, SessionContext{}, Capabilities{}).limits;
+SandboxPlan plan_without_context(const policy::ResolvedProfile& profile) {
+  return compile(profile, SessionContext{}, Capabilities{});
 }
 
-bool needs_sandbox(const policy::ResolvedProfile& profile) {
-  return !compile(profile, SessionContext{}, Capabilities{}).empty();
-}
+bool needs_sandbox(const policy::ResolvedProfile& profile) { return !plan_without_context(profile).empty(); }
 
 }  // namespace lash::sandbox

@@ -41,8 +41,9 @@ SandboxPlan compile(const policy::ResolvedProfile& profile, const SessionContext
 // under a plain shell (decided without the session's I/O: compile() on an empty
 // context with no kernel features assumed).
 bool needs_sandbox(const policy::ResolvedProfile& profile);
-// The plan's limits, from the profile alone (same computation as compile()).
-Limits profile_limits(const policy::ResolvedProfile& profile);
+// That plan itself (compile() on an empty context): its emptiness and its limits are
+// the profile's, without any of the session's I/O.
+SandboxPlan plan_without_context(const policy::ResolvedProfile& profile);
 
 // The system directories that hold programs: a read grant covering one of them lets
 // the ELF interpreter run any program there, whatever the allowlist says.
