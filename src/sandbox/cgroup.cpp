@@ -6,6 +6,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <fstream>
 
@@ -72,8 +73,8 @@ Result<void> setup_v1(SessionCgroup& cg, const CgroupV1Controller& c, const std:
   return write_file(dir + "/" + file, std::to_string(value));
 }
 
-void sleep_ms(long ms) {
-  timespec ts{ms / 1000, (ms % 1000) * 1000000L};
+void sleep_us(long us) {
+  timespec ts{us / 1000000, (us % 1000000) * 1000L};
   while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
   }
 }
@@ -144,7 +145,10 @@ void kill_and_remove(const std::vector<std::string>& dirs, pid_t spare, bool spa
     // kill, then kill each pid. A frozen lash could not go on, so not with lash inside.
     bool frozen = !killed && !holds_spare && exists(dir + "/cgroup.freeze") &&
                   write_file(dir + "/cgroup.freeze", "1").ok();
-    for (int round = 0; round < 200; ++round) {
+    // A killed process leaves the cgroup within tens of microseconds: wait in short
+    // steps first (doubling from 50 us to 10 ms, about 2 s in all).
+    long wait_us = 50;
+    for (int round = 0; round < 220; ++round) {
       auto pids = cgroup_pids(dir);
       bool others = false;
       for (pid_t p : pids) {
@@ -153,14 +157,15 @@ void kill_and_remove(const std::vector<std::string>& dirs, pid_t spare, bool spa
         if (!killed) kill(p, SIGKILL);
       }
       if (!others) break;
-      sleep_ms(round < 20 ? 1 : 10);
+      sleep_us(wait_us);
+      wait_us = std::min(wait_us * 2, 10000L);
     }
     if (frozen) (void)write_file(dir + "/cgroup.freeze", "0");
     if (!holds_spare) removable.push_back(dir);
   }
   // Children before parents does not matter here: each dir is a leaf we created.
   for (const std::string& dir : removable) {
-    for (int round = 0; round < 50 && rmdir(dir.c_str()) != 0 && errno == EBUSY; ++round) sleep_ms(10);
+    for (int round = 0; round < 50 && rmdir(dir.c_str()) != 0 && errno == EBUSY; ++round) sleep_us(10000);
   }
 }
 

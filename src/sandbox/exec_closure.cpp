@@ -35,13 +35,15 @@ std::string dirname_of(const std::string& p) {
   return s == 0 ? "/" : s == std::string::npos ? "." : p.substr(0, s);
 }
 
-// The file, read by ranges: only the headers and the dynamic string table are
-// touched, never the whole (possibly large) binary. The first page is read once and
-// serves the ELF and program headers and PT_INTERP, which usually lie there.
+// The file, read by ranges: only the headers and the needed strings of the dynamic
+// string table are touched, never the whole (possibly large) binary. The first read
+// (1 KiB) serves the ELF and program headers and PT_INTERP, which lie there in
+// practice; anything beyond is read where it is.
 class File {
  public:
-  explicit File(const std::string& path) {
-    fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  // LEAF is opened relative to DIRFD (a single-component lookup).
+  File(int dirfd, const std::string& leaf) {
+    fd_ = ::openat(dirfd, leaf.c_str(), O_RDONLY | O_CLOEXEC);
     struct stat st;
     if (fd_ >= 0 && fstat(fd_, &st) == 0 && S_ISREG(st.st_mode)) size_ = static_cast<uint64_t>(st.st_size);
     if (size_ > 0) {
@@ -81,6 +83,9 @@ class File {
   // A NUL-terminated string at OFF, at most PATH_MAX bytes ("" when malformed).
   std::string cstr(uint64_t off) const {
     if (off >= size_) return "";
+    if (off < head_len_)
+      if (const void* nul = std::memchr(head_ + off, '\0', static_cast<size_t>(head_len_ - off)))
+        return std::string(head_ + off, static_cast<const char*>(nul) - (head_ + off));
     char buf[PATH_MAX];
     size_t n = static_cast<size_t>(std::min<uint64_t>(sizeof buf, size_ - off));
     if (!read(off, buf, n)) return "";
@@ -91,7 +96,7 @@ class File {
  private:
   int fd_ = -1;
   uint64_t size_ = 0;
-  char head_[4096];
+  char head_[1024];
   uint64_t head_len_ = 0;
 };
 
@@ -153,15 +158,24 @@ bool parse_elf64(const File& f, ElfInfo& info, std::string& problem) {
   }
   uint64_t strtab = 0;
   if (!vaddr_to_off(ph, strtab_va, strtab)) return problem = "dynamic string table not in a segment", false;
-  // One read of the whole table (a few KB) instead of one per string.
+  // One read of the part of the table that holds the wanted strings (the table also
+  // holds every dynamic symbol name, often tens of KB); a string running past that
+  // part is read on its own.
   if (strsz > (1u << 20)) return problem = "oversized dynamic string table", false;
-  std::string table(static_cast<size_t>(strsz), '\0');
-  if (!table.empty() && !f.read(strtab, table.data(), table.size()))
-    return problem = "truncated dynamic string table", false;
+  uint64_t lo = strsz, hi = 0;
+  for (const auto* v : {&needed, &rpath, &runpath})
+    for (uint64_t i : *v)
+      if (i < strsz) lo = std::min(lo, i), hi = std::max(hi, i);
+  std::string part;
+  if (lo < strsz) {
+    part.resize(static_cast<size_t>(std::min<uint64_t>(strsz, hi + 256) - lo));
+    if (!f.read(strtab + lo, part.data(), part.size())) return problem = "truncated dynamic string table", false;
+  }
   auto str = [&](uint64_t i) {
-    if (i >= table.size()) return std::string();
-    size_t end = table.find('\0', static_cast<size_t>(i));
-    return end == std::string::npos ? std::string() : table.substr(static_cast<size_t>(i), end - i);
+    if (i >= strsz) return std::string();
+    size_t end = part.find('\0', static_cast<size_t>(i - lo));
+    if (end != std::string::npos) return part.substr(static_cast<size_t>(i - lo), end - (i - lo));
+    return f.cstr(strtab + i);  // longer than the part read
   };
   for (auto i : needed) info.needed.push_back(str(i));
   for (auto i : rpath)
@@ -171,8 +185,8 @@ bool parse_elf64(const File& f, ElfInfo& info, std::string& problem) {
   return true;
 }
 
-bool inspect(const std::string& path, ElfInfo& info, std::string& problem) {
-  File f(path);
+bool inspect(int dirfd, const std::string& leaf, ElfInfo& info, std::string& problem) {
+  File f(dirfd, leaf);
   if (!f.ok()) return problem = "cannot read", false;
   char head[256] = {};
   size_t n = static_cast<size_t>(std::min<uint64_t>(sizeof head - 1, f.size()));
@@ -222,35 +236,72 @@ std::string expand_origin(std::string dir, const std::string& origin) {
   return dir;
 }
 
+// Directories opened once (O_PATH), so that every lookup in them is a single-component
+// one: the closure's files share a handful of directories, and a full path walk per
+// file dominated the cost. A directory that does not exist is remembered as -1.
+class DirFds {
+ public:
+  DirFds() = default;
+  DirFds(const DirFds&) = delete;
+  DirFds& operator=(const DirFds&) = delete;
+  ~DirFds() {
+    for (const auto& [_, fd] : fds_)
+      if (fd >= 0) close(fd);
+  }
+  int get(const std::string& dir) {
+    auto it = fds_.find(dir);
+    if (it == fds_.end()) it = fds_.emplace(dir, ::open(dir.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC)).first;
+    return it->second;
+  }
+
+ private:
+  std::map<std::string, int> fds_;
+};
+
+// A real path split into its (real) directory and a leaf that is not a symlink.
+struct Canonical {
+  std::string path;  // "" when it does not resolve
+  std::string dir, leaf;
+};
+
 class Resolver {
  public:
   explicit Resolver(ExecClosure& out) : out_(out), dirs_(library_search_dirs()) {}
 
   void add(const std::string& path, ExecFile::Role role, const std::string& by) {
     // Most programs name the same few libraries by the same paths: resolve each
-    // spelling once (realpath costs a readlink per component).
+    // spelling once.
     auto memo = real_of_.find(path);
-    std::string r = memo != real_of_.end() ? memo->second : (real_of_[path] = canonical(path));
-    if (r.empty()) {
+    if (memo == real_of_.end()) memo = real_of_.emplace(path, canonical(path)).first;
+    const Canonical c = memo->second;
+    if (c.path.empty()) {
       out_.problems.push_back(path + (by.empty() ? "" : " (needed by " + by + ")") + ": not found");
       return;
     }
-    auto it = seen_.find(r);
+    auto it = seen_.find(c.path);
     if (it != seen_.end()) {
       // Upgrade a library that turns out to be run as an interpreter/program.
       if (role != ExecFile::Role::library) out_.files[it->second].role = role;
       return;
     }
-    seen_[r] = out_.files.size();
-    out_.files.push_back({r, role, by});
+    seen_[c.path] = out_.files.size();
+    out_.files.push_back({c.path, role, by});
     ElfInfo info;
     std::string problem;
-    if (!inspect(r, info, problem)) {
-      out_.problems.push_back(r + ": " + problem);
+    if (!inspect(fds_.get(c.dir), c.leaf, info, problem)) {
+      out_.problems.push_back(c.path + ": " + problem);
       return;
     }
-    if (!info.interp.empty()) add(info.interp, ExecFile::Role::interpreter, r);
-    for (const auto& n : info.needed) add_library(n, info, r);
+    if (!info.interp.empty()) add(info.interp, ExecFile::Role::interpreter, c.path);
+    for (const auto& n : info.needed) add_library(n, info, c.path);
+  }
+
+  // Whether DIR/NAME exists and is a directory (or, with REGULAR, a regular file).
+  bool has(const std::string& dir, const std::string& name, bool regular) {
+    int fd = fds_.get(dir);
+    struct stat st;
+    if (fd < 0 || fstatat(fd, name.c_str(), &st, 0) != 0) return false;
+    return regular ? S_ISREG(st.st_mode) : S_ISDIR(st.st_mode);
   }
 
  private:
@@ -262,14 +313,14 @@ class Resolver {
       for (auto& d : info.rpath) own.push_back(expand_origin(d, origin));
     for (auto& d : info.runpath) own.push_back(expand_origin(d, origin));
     for (const auto& d : own)
-      if (std::string cand = d + "/" + name; is_regular(cand)) return add(cand, ExecFile::Role::library, by);
+      if (has(d, name, true)) return add(d + "/" + name, ExecFile::Role::library, by);
     // The default search does not depend on who asks: one lookup per name.
     auto memo = default_lookup_.find(name);
     if (memo == default_lookup_.end()) {
       std::string found;
       for (const auto& d : dirs_)
-        if (std::string cand = d + "/" + name; is_regular(cand)) {
-          found = cand;
+        if (has(d, name, true)) {
+          found = d + "/" + name;
           break;
         }
       memo = default_lookup_.emplace(name, found).first;
@@ -278,32 +329,43 @@ class Resolver {
     out_.problems.push_back(name + " (needed by " + by + "): not found");
   }
 
-  // realpath() with the directory part cached: the closure's files share a handful
-  // of directories, and glibc's realpath makes a readlink per component. Only a leaf
-  // that is itself a symlink (libfoo.so.1 -> libfoo.so.1.2.3) is resolved in full.
-  std::string canonical(const std::string& path) {
+  // realpath() with the directory part cached (glibc's realpath makes a readlink per
+  // component). A leaf symlink to a name in the same directory (libfoo.so.1 ->
+  // libfoo.so.1.2.3, the usual case) is followed there; any other is resolved in full.
+  Canonical canonical(const std::string& path) {
+    auto full = [&](const std::string& p) -> Canonical {
+      std::string r = real(p);
+      if (r.empty() || r == "/") return {};
+      return {r, dirname_of(r), r.substr(r.rfind('/') + 1)};
+    };
     size_t slash = path.rfind('/');
     std::string leaf = slash == std::string::npos ? "" : path.substr(slash + 1);
-    if (slash == std::string::npos || leaf.empty() || leaf == "." || leaf == "..") return real(path);
+    if (slash == std::string::npos || leaf.empty() || leaf == "." || leaf == "..") return full(path);
     std::string dir = slash == 0 ? "/" : path.substr(0, slash);
     auto it = dir_real_.find(dir);
     if (it == dir_real_.end()) it = dir_real_.emplace(dir, real(dir)).first;
-    if (it->second.empty()) return "";
-    std::string joined = (it->second == "/" ? "" : it->second) + "/" + leaf;
-    struct stat st;
-    if (lstat(joined.c_str(), &st) != 0) return "";
-    return S_ISLNK(st.st_mode) ? real(joined) : joined;
-  }
-
-  static bool is_regular(const std::string& p) {
-    struct stat st;
-    return stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+    if (it->second.empty()) return {};
+    const std::string& rdir = it->second;
+    int dfd = fds_.get(rdir);
+    if (dfd < 0) return {};
+    for (int hops = 0; hops < 8; ++hops) {
+      char target[PATH_MAX];
+      ssize_t n = readlinkat(dfd, leaf.c_str(), target, sizeof target - 1);
+      std::string joined = (rdir == "/" ? "" : rdir) + "/" + leaf;
+      if (n < 0) return errno == EINVAL ? Canonical{joined, rdir, leaf} : Canonical{};
+      std::string next(target, static_cast<size_t>(n));
+      if (next.empty() || next.find('/') != std::string::npos || next == "." || next == "..")
+        return full(joined);
+      leaf = std::move(next);
+    }
+    return full(path);  // a long chain: let realpath() decide (ELOOP and all)
   }
 
   ExecClosure& out_;
   std::vector<std::string> dirs_;
+  DirFds fds_;
   std::map<std::string, size_t> seen_;
-  std::map<std::string, std::string> real_of_;         // spelling -> realpath ("" if none)
+  std::map<std::string, Canonical> real_of_;           // spelling -> real path
   std::map<std::string, std::string> dir_real_;        // directory -> realpath ("" if none)
   std::map<std::string, std::string> default_lookup_;  // soname -> path in dirs_ ("" if none)
 };
@@ -354,9 +416,10 @@ ExecClosure resolve_exec_closure(const std::vector<std::string>& programs) {
                                        {"/usr/lib/x86_64-linux-gnu", name}, {"/usr/libexec", name},
                                        {"/usr/local/lib", name}}) {
       std::string d = parent + "/" + leaf;
-      struct stat st;
-      if (may_exist(parent, leaf) && stat(d.c_str(), &st) == 0 && S_ISDIR(st.st_mode) && seen.insert(d).second)
+      if (may_exist(parent, leaf) && !seen.count(d) && r.has(parent, leaf, false)) {
+        seen.insert(d);
         out.data_dirs.push_back({d, ExecFile::Role::library, f.path});
+      }
     }
   }
   return out;

@@ -178,9 +178,11 @@ std::vector<std::string> find_unix_sockets(const std::vector<std::string>& keep)
     std::string s = v;
     roots.push_back({std::string(var) == "SSH_AUTH_SOCK" ? s.substr(0, s.rfind('/')) : s, 3});
   }
+  std::vector<std::string> walked;  // /var/run is usually /run
   for (const auto& [r, depth] : roots) {
     char real[PATH_MAX];
-    if (!realpath(r.c_str(), real)) continue;
+    if (!realpath(r.c_str(), real) || contains(walked, real)) continue;
+    walked.push_back(real);
     collect_sockets(real, depth, keep, out);
   }
   std::sort(out.begin(), out.end());
@@ -236,8 +238,8 @@ Result<NamespaceHelper> start_session_namespace(const NamespaceSpec& spec_in, co
   h.uid = geteuid();
   spec.private_proc = spec_in.private_proc && h.uid == 0;
   h.private_proc = spec.private_proc;
-  if (h.present.empty() && spec.pin.empty() && spec.noexec.empty() && spec.mask.empty() && !spec.read_only_root &&
-      !spec.private_proc)
+  if (h.present.empty() && spec.pin.empty() && spec.noexec.empty() && spec.mask.empty() && !spec.find_masks &&
+      !spec.read_only_root && !spec.private_proc)
     return h;  // nothing to do: pid stays -1
   if (h.uid != 0 && !caps.user_namespaces)
     return Error{"the session mount namespace needs a user namespace, which this kernel refuses", "", EPERM, {}};
@@ -255,6 +257,8 @@ Result<NamespaceHelper> start_session_namespace(const NamespaceSpec& spec_in, co
   if (pid == 0) {
     ready_r.reset();
     done_w.reset();  // or the read below would never see EOF
+    if (spec.find_masks)  // as lash, before any namespace: the host's view
+      for (auto& s : find_unix_sockets(spec.mask_keep)) spec.mask.push_back(std::move(s));
     int err = setup_in_helper(h.uid, getegid(), spec, h.present);
     (void)!write(ready_w.get(), &err, sizeof err);
     char c;

@@ -37,10 +37,14 @@ struct NamespaceSpec {  // all paths absolute
   std::vector<std::string> protect;     // bound read-only
   std::vector<std::string> pin;         // filled in: protect's parents, made mount points
   std::vector<std::string> mask;        // /dev/null bound over each (unix sockets)
+  // Also mask every socket find_unix_sockets(mask_keep) finds. The helper looks for
+  // them itself, while lash goes on with its own preparation.
+  bool find_masks = false;
+  std::vector<std::string> mask_keep;
   bool private_proc = false;            // root only: new /proc, hidepid=ptraceable
 
   bool empty() const {
-    return !read_only_root && noexec.empty() && protect.empty() && mask.empty() && !private_proc;
+    return !read_only_root && noexec.empty() && protect.empty() && mask.empty() && !find_masks && !private_proc;
   }
 };
 

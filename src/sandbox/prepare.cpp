@@ -96,13 +96,14 @@ void start_namespace(Prepared& p, const SandboxPlan& plan, const Capabilities& c
   spec.noexec = plan.noexec;
   spec.protect = plan.protect;
   if (plan.mask_unix_sockets && caps.landlock_abi < 9) {
-    std::vector<std::string> keep;  // sockets inside the profile's own grants stay usable
-    for (const PathRule& r : plan.paths)
-      if (r.origin != "baseline" && !r.file) keep.push_back(r.path);
-    spec.mask = find_unix_sockets(keep);
+    spec.find_masks = true;  // by the helper (ns.h)
+    for (const PathRule& r : plan.paths)  // sockets inside the profile's own grants stay usable
+      if (r.origin != "baseline" && !r.file) spec.mask_keep.push_back(r.path);
+    p.ns_masks = true;
+    p.mask_keep = spec.mask_keep;
   }
   spec.private_proc = geteuid() == 0;
-  p.ns_required = !spec.protect.empty() || !spec.noexec.empty() || !spec.mask.empty();
+  p.ns_required = !spec.protect.empty() || !spec.noexec.empty();
   auto h = start_session_namespace(spec, caps);
   if (h)
     p.ns_helper = std::move(h.value());
@@ -117,6 +118,9 @@ Result<void> finish_namespace(Prepared& p, const SandboxPlan& plan, const Capabi
                                                   : finish_session_namespace(p.ns_helper);
   p.ns_start_error.reset();
   if (!ns) {
+    // Masking is needed only where there are sockets to mask; the helper looked for
+    // them, so look here too now that it failed.
+    if (!p.ns_required && p.ns_masks) p.ns_required = !find_unix_sockets(p.mask_keep).empty();
     if (p.ns_required && plan.fs_enforcement != Enforcement::warn) return ns.error();
     p.notes.push_back(std::string(p.ns_required ? "filesystem.protect, noexec workspaces and socket masking are NOT "
                                                   "enforced by the kernel (enforcement = warn)"

@@ -41,6 +41,8 @@ struct Prepared {
   bool v1_tracks = false;               // lash is in v1 cgroups that also find every child
   NamespaceHelper ns_helper;            // the session namespace being made (begin_prepare)
   bool ns_started = false, ns_required = false;
+  bool ns_masks = false;               // the namespace masks unix sockets (ns.h)
+  std::vector<std::string> mask_keep;  // except those beneath these
   std::optional<Error> ns_start_error;  // the helper could not even be started
   std::vector<std::string> quarantine;  // renamed aside at kill_all if planted (watchdog.h)
   // Device files the plan grants read-write as they are (/dev/null, /dev/tty, ...):

@@ -38,28 +38,29 @@ Result<void> SessionSandbox::prepare(const SandboxPlan& plan) {
   auto p = sandbox::prepare(plan, capabilities(), std::move(begun_));
   begun_ = Prepared{};
   if (!p) return p.error();
-  Broker broker;
-  if (p->active()) {
-    auto b = Broker::start(p.value());
-    if (!b) {
-      sandbox::kill_all(p.value());
-      return b.error();
-    }
-    broker = std::move(b.value());
-  }
   for (auto& n : p->notes) notes_.push_back(n);
   for (unique_fd* fd : {&p->landlock, &p->userns, &p->mntns, &p->watchdog, &p->join_pending}) keep_private(*fd);
-  broker_ = std::move(broker);
+  broker_.stop();  // it served the previous plan; the next open starts one under this plan
   retired_.push_back(std::move(current_));
   current_ = std::move(p.value());
   return {};
 }
 
-Result<unique_fd> SessionSandbox::open_for_user(const std::string& path, int flags, mode_t mode) const {
+Result<unique_fd> SessionSandbox::open_for_user(const std::string& path, int flags, mode_t mode) {
   if (!broker_flags_ok(flags)) return sys_error("cannot open", path, EINVAL);
   bool device = std::find(current_.direct_devices.begin(), current_.direct_devices.end(), path) !=
                 current_.direct_devices.end();
-  if (broker_.running() && !running_sandboxed() && !device) return broker_.open(path, flags, mode);
+  if (current_.active() && !running_sandboxed() && !device) {
+    // Started by the first open, not by prepare(): a session whose shell never opens
+    // a file itself (most -c strings and scripts) does not pay for the fork. The
+    // broker closes every fd it inherits, so a late start hands it nothing more.
+    if (!broker_.running()) {
+      auto b = Broker::start(current_);
+      if (!b) return b.error();  // fail closed: never an open outside the sandbox
+      broker_ = std::move(b.value());
+    }
+    return broker_.open(path, flags, mode);
+  }
   unique_fd fd(::open(path.c_str(), flags | O_CLOEXEC, mode));
   if (!fd) return sys_error("cannot open", path, errno);
   return fd;

@@ -55,8 +55,9 @@ class SessionSandbox {
   // Open a file or directory for the user on behalf of the shell itself (builtin
   // redirections, `read <`, `.`/source, glob directory reads): through the fd broker
   // when a sandbox is in force, directly (O_CLOEXEC added) otherwise or when this
-  // process is already sandboxed (a subshell). Same flags as Broker::open.
-  Result<unique_fd> open_for_user(const std::string& path, int flags, mode_t mode = 0666) const;
+  // process is already sandboxed (a subshell). Same flags as Broker::open. The
+  // broker is started by the first such open; if it cannot start, the open fails.
+  Result<unique_fd> open_for_user(const std::string& path, int flags, mode_t mode = 0666);
 
   Result<LaunchResult> launch(const SpawnSpec& spec) const;
   Result<pid_t> fork_shell(pid_t pgid = -1) const;

@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 #include <limits.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -101,4 +102,41 @@ TEST_CASE("list_except: secrets are left out, listed directories split") {
   CHECK(std::find(etc.begin(), etc.end(), "/etc/passwd") != etc.end());
   CHECK(std::find(etc.begin(), etc.end(), "/etc/shadow") == etc.end());
   CHECK(std::find(etc.begin(), etc.end(), "/etc/ssh") == etc.end());
+}
+
+TEST_CASE("exec closure: symlink chains resolve like realpath, loops and dangling links are reported") {
+  char tmpl[] = "/tmp/lash-closure-links-XXXXXX";
+  REQUIRE(mkdtemp(tmpl));
+  std::string dir = real(tmpl);
+  std::string t = real("/bin/true");
+  {
+    std::ifstream in(t, std::ios::binary);
+    std::ofstream out(dir + "/copy", std::ios::binary);
+    out << in.rdbuf();
+  }
+  REQUIRE(chmod((dir + "/copy").c_str(), 0755) == 0);
+  // Same-directory hops (the leaf is followed in place), then one to another directory.
+  REQUIRE(symlink("copy", (dir + "/b").c_str()) == 0);
+  REQUIRE(symlink("b", (dir + "/a").c_str()) == 0);
+  REQUIRE(symlink(t.c_str(), (dir + "/far").c_str()) == 0);
+  REQUIRE(symlink("far", (dir + "/near").c_str()) == 0);
+  REQUIRE(symlink("loop2", (dir + "/loop1").c_str()) == 0);
+  REQUIRE(symlink("loop1", (dir + "/loop2").c_str()) == 0);
+  REQUIRE(symlink("missing", (dir + "/dangling").c_str()) == 0);
+
+  auto c = resolve_exec_closure({dir + "/a", dir + "/near", dir + "/loop1", dir + "/dangling"});
+  std::vector<std::string> programs;
+  for (const auto& f : c.files)
+    if (f.role == ExecFile::Role::program) programs.push_back(f.path);
+  CHECK(std::find(programs.begin(), programs.end(), dir + "/copy") != programs.end());
+  CHECK(std::find(programs.begin(), programs.end(), t) != programs.end());
+  CHECK(programs.size() == 2);
+  auto reported = [&](const std::string& what) {
+    return std::any_of(c.problems.begin(), c.problems.end(),
+                       [&](const std::string& p) { return p.rfind(dir + "/" + what + ":", 0) == 0; });
+  };
+  CHECK(reported("loop1"));
+  CHECK(reported("dangling"));
+  for (const char* n : {"a", "b", "copy", "far", "near", "loop1", "loop2", "dangling"}) unlink((dir + "/" + n).c_str());
+  rmdir(dir.c_str());
 }

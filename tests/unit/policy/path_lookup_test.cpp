@@ -1,0 +1,69 @@
+// The system probe's PATH lookup against real directories: a small directory is
+// listed once, so these check that listing never changes what a lookup finds.
+#include <doctest/doctest.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <string>
+
+#include "policy/session_facts.h"
+
+using namespace lash::policy;
+
+namespace {
+
+struct TempDir {
+  std::string path;
+  TempDir() {
+    char tmpl[] = "/tmp/lash-pathlookup-XXXXXX";
+    REQUIRE(mkdtemp(tmpl));
+    char buf[PATH_MAX];
+    REQUIRE(realpath(tmpl, buf));
+    path = buf;
+  }
+  ~TempDir() { (void)!system(("rm -rf '" + path + "'").c_str()); }
+  std::string make(const std::string& name, mode_t mode) const {
+    std::string p = path + "/" + name;
+    int fd = open(p.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
+    REQUIRE(fd >= 0);
+    close(fd);
+    REQUIRE(chmod(p.c_str(), mode) == 0);
+    return p;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("PATH lookup: first executable regular file wins, listed or not") {
+  TempDir small, later;
+  small.make("tool", 0644);                      // not executable: skipped
+  REQUIRE(mkdir((small.path + "/adir").c_str(), 0755) == 0);  // a directory: skipped
+  std::string found = later.make("tool", 0755);
+  later.make("adir", 0755);
+  std::string first = small.make("first", 0755);
+  later.make("first", 0755);
+  FsProbe fs = FsProbe::system();
+  std::string path_var = small.path + ":" + later.path;
+  CHECK(resolve_on_path("tool", path_var, fs) == found);
+  CHECK(resolve_on_path("adir", path_var, fs) == later.path + "/adir");
+  CHECK(resolve_on_path("first", path_var, fs) == first);
+  CHECK(!resolve_on_path("absent", path_var, fs));
+  // A large directory is not listed; the answer is the same.
+  TempDir big;
+  for (int i = 0; i < 800; ++i) big.make("filler-with-a-long-name-" + std::to_string(i), 0644);
+  std::string in_big = big.make("tool", 0755);
+  FsProbe fresh = FsProbe::system();
+  CHECK(resolve_on_path("tool", big.path + ":" + later.path, fresh) == in_big);
+  CHECK(!resolve_on_path("absent", big.path, fresh));
+}
+
+TEST_CASE("PATH lookup: a symlinked program resolves to its real path; missing directories are skipped") {
+  TempDir d;
+  std::string target = d.make("real-tool", 0755);
+  REQUIRE(symlink("real-tool", (d.path + "/tool").c_str()) == 0);
+  FsProbe fs = FsProbe::system();
+  CHECK(resolve_on_path("tool", "/nonexistent-lash-dir:" + d.path, fs) == target);
+}
