@@ -3,9 +3,13 @@
 // review shows every weakening next to the grant that caused it.
 #include "sandbox/compile.h"
 
+#include <limits.h>
+#include <stdlib.h>
+
 #include <algorithm>
 
 #include "policy/paths.h"
+#include "policy/session_select.h"
 
 namespace lash::sandbox {
 namespace {
@@ -87,6 +91,20 @@ struct Builder {
         for (const auto& rel : p.protect.value) plan.protect.push_back(paths::normalize(w.path + "/" + rel));
       // With an allowlist nothing written may run, not even mapped by ld.so.
       if (!plan.spawn_any) plan.noexec.push_back(paths::normalize(w.path));
+      if (w.key != "filesystem.tmpdir") protect_own_state(paths::normalize(w.path), origin);
+    }
+  }
+
+  // enforcement.md: lash's own state is never inside a child's grant. A grant that
+  // holds it (read_write = ~) keeps it read-only; a grant inside it is read-only too.
+  void protect_own_state(const std::string& grant, const std::string& origin) {
+    for (const std::string& own : ctx.own_state) {
+      bool inside = paths::beneath(own, grant), holds = paths::beneath(grant, own);
+      if (!inside && !holds) continue;
+      if (std::find(plan.protect.begin(), plan.protect.end(), own) == plan.protect.end()) plan.protect.push_back(own);
+      if (holds && !inside)
+        plan.warnings.push_back(origin + " = " + grant + " lies inside lash's own state (" + own +
+                                "): kept read-only for the session's programs");
     }
   }
 
@@ -223,6 +241,11 @@ SessionContext make_session_context(const policy::ResolvedProfile& profile, poli
 SessionContext make_session_context(const policy::ResolvedProfile& profile, policy::SessionEnv env,
                                     policy::SessionFacts facts, bool with_closure) {
   SessionContext ctx;
+  for (const std::string& dir : {policy::lash_home(), policy::system_dir()}) {
+    if (dir.empty() || dir[0] != '/') continue;
+    char real[PATH_MAX];
+    ctx.own_state.push_back(paths::normalize(::realpath(dir.c_str(), real) ? std::string(real) : dir));
+  }
   if (profile.values.system_paths.value)
     ctx.etc_entries = list_except("/etc", etc_secrets(), {"ssh", "ssl", "pki"});
   ctx.facts = std::move(facts);

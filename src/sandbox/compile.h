@@ -18,6 +18,10 @@ struct SessionContext {
   // The /etc baseline as individual entries without the secrets (shadow, sudoers,
   // ssh host keys, private TLS keys, ...); empty: grant /etc whole.
   std::vector<std::string> etc_entries;
+  // lash's own state: $LASH_HOME (profiles, config, audit log) and the system policy
+  // directory, as real paths. Kept read-only inside any writable grant: a child that
+  // could edit them would widen the next session's policy.
+  std::vector<std::string> own_state;
 };
 
 // What the /etc baseline leaves out: readable by root otherwise.

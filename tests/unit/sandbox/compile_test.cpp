@@ -284,6 +284,29 @@ TEST_CASE("compile: protect paths are listed under every writable grant") {
   CHECK(has_text(plan.unenforced, "filesystem.protect"));
 }
 
+TEST_CASE("compile: lash's own state is read-only inside a writable grant, and only there") {
+  auto rp = ci_profile();
+  auto ctx = ctx_with_git("/home/u");  // the workdir is HOME: ~/.lash is inside it
+  ctx.own_state = {"/home/u/.lash", "/etc/lash"};
+  auto plan = compile(rp, ctx, full_caps());
+  CHECK(plan.protect == std::vector<std::string>{"/home/u/.lash"});
+  CHECK(!has_text(plan.warnings, "lies inside lash's own state"));
+  // A grant elsewhere leaves it alone.
+  ctx = ctx_with_git("/home/u/proj");
+  ctx.own_state = {"/home/u/.lash", "/etc/lash"};
+  CHECK(compile(rp, ctx, full_caps()).protect.empty());
+  // A grant inside it is overridden, and the plan says so.
+  ctx.facts.writable_roots.push_back({"/home/u/.lash/profiles", "filesystem.read_write"});
+  plan = compile(rp, ctx, full_caps());
+  CHECK(plan.protect == std::vector<std::string>{"/home/u/.lash"});
+  CHECK(has_text(plan.warnings, "read_write = /home/u/.lash/profiles lies inside lash's own state (/home/u/.lash)"));
+  // The session tmpdir is removed at exit and never holds it.
+  ctx = ctx_with_git("/home/u/proj");
+  ctx.own_state = {"/tmp/lash-0-abc/x"};
+  ctx.facts.writable_roots.push_back({"/tmp/lash-0-abc", "filesystem.tmpdir"});
+  CHECK(compile(rp, ctx, full_caps()).protect.empty());
+}
+
 TEST_CASE("compile: network") {
   auto rp = ci_profile();
   rp.values.block_all_others.value = true;
