@@ -11,6 +11,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "base/real_paths.h"
 #include "base/strutil.h"
 #include "policy/paths.h"
 
@@ -45,33 +46,16 @@ PathDir open_path_dir(const std::string& dir) {
 }  // namespace
 
 // The real probe keeps syscalls low, because make_session_facts runs at every start-up
-// of a session with an allowlist: one stat() per PATH candidate, and for a hit one
-// lstat() plus the directory's realpath, computed once per directory.
+// of a session with an allowlist: one stat() per PATH candidate (none for a name a
+// small PATH directory does not hold), and real paths through RealPaths (each
+// directory resolved once, same-directory symlinks followed in place).
 FsProbe FsProbe::system() {
-  auto dir_real = std::make_shared<std::unordered_map<std::string, std::string>>();
+  auto real_paths = std::make_shared<RealPaths>();
   FsProbe fs;
-  fs.realpath = [dir_real](const std::string& p) -> std::optional<std::string> {
-    auto full = [&]() -> std::optional<std::string> {
-      char* r = ::realpath(p.c_str(), nullptr);
-      if (!r) return std::nullopt;
-      std::string out(r);
-      std::free(r);
-      return out;
-    };
-    auto slash = p.rfind('/');
-    struct stat st;
-    if (slash == std::string::npos || slash == 0 || ::lstat(p.c_str(), &st) != 0 ||
-        !S_ISREG(st.st_mode))
-      return full();
-    std::string dir = p.substr(0, slash);
-    auto it = dir_real->find(dir);
-    if (it == dir_real->end()) {
-      char* r = ::realpath(dir.c_str(), nullptr);
-      if (!r) return std::nullopt;
-      it = dir_real->emplace(dir, r).first;
-      std::free(r);
-    }
-    return it->second + p.substr(slash);
+  fs.realpath = [real_paths](const std::string& p) -> std::optional<std::string> {
+    std::string r = real_paths->resolve(p).path;
+    if (r.empty()) return std::nullopt;
+    return r;
   };
   fs.executable = [](const std::string& p) {
     struct stat st;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include <algorithm>
+#include <unordered_map>
 
 #include "policy/paths.h"
 #include "policy/session_select.h"
@@ -111,12 +112,15 @@ struct Builder {
   // One rule per path: rights are unioned (as Landlock would), origins listed.
   void merge_duplicates() {
     std::vector<PathRule> out;
+    out.reserve(plan.paths.size());
+    std::unordered_map<std::string, size_t> at;  // path -> index in out (hundreds of rules)
     for (auto& r : plan.paths) {
-      auto it = std::find_if(out.begin(), out.end(), [&](const PathRule& o) { return o.path == r.path; });
-      if (it == out.end()) {
+      auto [pos, fresh] = at.emplace(r.path, out.size());
+      if (fresh) {
         out.push_back(std::move(r));
         continue;
       }
+      PathRule* it = &out[pos->second];
       it->rights |= r.rights;
       it->file = it->file && r.file;
       it->origin += "," + r.origin;

@@ -22,13 +22,10 @@
 #include <set>
 #include <sstream>
 
+#include "base/real_paths.h"
+
 namespace lash::sandbox {
 namespace {
-
-std::string real(const std::string& p) {
-  char buf[PATH_MAX];
-  return realpath(p.c_str(), buf) ? std::string(buf) : std::string();
-}
 
 std::string dirname_of(const std::string& p) {
   auto s = p.rfind('/');
@@ -236,34 +233,6 @@ std::string expand_origin(std::string dir, const std::string& origin) {
   return dir;
 }
 
-// Directories opened once (O_PATH), so that every lookup in them is a single-component
-// one: the closure's files share a handful of directories, and a full path walk per
-// file dominated the cost. A directory that does not exist is remembered as -1.
-class DirFds {
- public:
-  DirFds() = default;
-  DirFds(const DirFds&) = delete;
-  DirFds& operator=(const DirFds&) = delete;
-  ~DirFds() {
-    for (const auto& [_, fd] : fds_)
-      if (fd >= 0) close(fd);
-  }
-  int get(const std::string& dir) {
-    auto it = fds_.find(dir);
-    if (it == fds_.end()) it = fds_.emplace(dir, ::open(dir.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC)).first;
-    return it->second;
-  }
-
- private:
-  std::map<std::string, int> fds_;
-};
-
-// A real path split into its (real) directory and a leaf that is not a symlink.
-struct Canonical {
-  std::string path;  // "" when it does not resolve
-  std::string dir, leaf;
-};
-
 class Resolver {
  public:
   explicit Resolver(ExecClosure& out) : out_(out), dirs_(library_search_dirs()) {}
@@ -272,8 +241,8 @@ class Resolver {
     // Most programs name the same few libraries by the same paths: resolve each
     // spelling once.
     auto memo = real_of_.find(path);
-    if (memo == real_of_.end()) memo = real_of_.emplace(path, canonical(path)).first;
-    const Canonical c = memo->second;
+    if (memo == real_of_.end()) memo = real_of_.emplace(path, real_paths_.resolve(path)).first;
+    const RealPaths::Resolved c = memo->second;
     if (c.path.empty()) {
       out_.problems.push_back(path + (by.empty() ? "" : " (needed by " + by + ")") + ": not found");
       return;
@@ -288,7 +257,7 @@ class Resolver {
     out_.files.push_back({c.path, role, by});
     ElfInfo info;
     std::string problem;
-    if (!inspect(fds_.get(c.dir), c.leaf, info, problem)) {
+    if (!inspect(c.dir_fd, c.leaf, info, problem)) {
       out_.problems.push_back(c.path + ": " + problem);
       return;
     }
@@ -298,7 +267,7 @@ class Resolver {
 
   // Whether DIR/NAME exists and is a directory (or, with REGULAR, a regular file).
   bool has(const std::string& dir, const std::string& name, bool regular) {
-    int fd = fds_.get(dir);
+    int fd = real_paths_.dir_fd(dir);
     struct stat st;
     if (fd < 0 || fstatat(fd, name.c_str(), &st, 0) != 0) return false;
     return regular ? S_ISREG(st.st_mode) : S_ISDIR(st.st_mode);
@@ -329,44 +298,11 @@ class Resolver {
     out_.problems.push_back(name + " (needed by " + by + "): not found");
   }
 
-  // realpath() with the directory part cached (glibc's realpath makes a readlink per
-  // component). A leaf symlink to a name in the same directory (libfoo.so.1 ->
-  // libfoo.so.1.2.3, the usual case) is followed there; any other is resolved in full.
-  Canonical canonical(const std::string& path) {
-    auto full = [&](const std::string& p) -> Canonical {
-      std::string r = real(p);
-      if (r.empty() || r == "/") return {};
-      return {r, dirname_of(r), r.substr(r.rfind('/') + 1)};
-    };
-    size_t slash = path.rfind('/');
-    std::string leaf = slash == std::string::npos ? "" : path.substr(slash + 1);
-    if (slash == std::string::npos || leaf.empty() || leaf == "." || leaf == "..") return full(path);
-    std::string dir = slash == 0 ? "/" : path.substr(0, slash);
-    auto it = dir_real_.find(dir);
-    if (it == dir_real_.end()) it = dir_real_.emplace(dir, real(dir)).first;
-    if (it->second.empty()) return {};
-    const std::string& rdir = it->second;
-    int dfd = fds_.get(rdir);
-    if (dfd < 0) return {};
-    for (int hops = 0; hops < 8; ++hops) {
-      char target[PATH_MAX];
-      ssize_t n = readlinkat(dfd, leaf.c_str(), target, sizeof target - 1);
-      std::string joined = (rdir == "/" ? "" : rdir) + "/" + leaf;
-      if (n < 0) return errno == EINVAL ? Canonical{joined, rdir, leaf} : Canonical{};
-      std::string next(target, static_cast<size_t>(n));
-      if (next.empty() || next.find('/') != std::string::npos || next == "." || next == "..")
-        return full(joined);
-      leaf = std::move(next);
-    }
-    return full(path);  // a long chain: let realpath() decide (ELOOP and all)
-  }
-
   ExecClosure& out_;
   std::vector<std::string> dirs_;
-  DirFds fds_;
+  RealPaths real_paths_;
   std::map<std::string, size_t> seen_;
-  std::map<std::string, Canonical> real_of_;           // spelling -> real path
-  std::map<std::string, std::string> dir_real_;        // directory -> realpath ("" if none)
+  std::map<std::string, RealPaths::Resolved> real_of_;  // spelling -> real path
   std::map<std::string, std::string> default_lookup_;  // soname -> path in dirs_ ("" if none)
 };
 

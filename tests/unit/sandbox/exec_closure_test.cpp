@@ -120,11 +120,13 @@ TEST_CASE("exec closure: symlink chains resolve like realpath, loops and danglin
   REQUIRE(symlink("b", (dir + "/a").c_str()) == 0);
   REQUIRE(symlink(t.c_str(), (dir + "/far").c_str()) == 0);
   REQUIRE(symlink("far", (dir + "/near").c_str()) == 0);
+  REQUIRE(mkdir((dir + "/sub").c_str(), 0755) == 0);  // a relative target through another directory
+  REQUIRE(symlink("../b", (dir + "/sub/up").c_str()) == 0);
   REQUIRE(symlink("loop2", (dir + "/loop1").c_str()) == 0);
   REQUIRE(symlink("loop1", (dir + "/loop2").c_str()) == 0);
   REQUIRE(symlink("missing", (dir + "/dangling").c_str()) == 0);
 
-  auto c = resolve_exec_closure({dir + "/a", dir + "/near", dir + "/loop1", dir + "/dangling"});
+  auto c = resolve_exec_closure({dir + "/a", dir + "/near", dir + "/sub/up", dir + "/loop1", dir + "/dangling"});
   std::vector<std::string> programs;
   for (const auto& f : c.files)
     if (f.role == ExecFile::Role::program) programs.push_back(f.path);
@@ -137,6 +139,7 @@ TEST_CASE("exec closure: symlink chains resolve like realpath, loops and danglin
   };
   CHECK(reported("loop1"));
   CHECK(reported("dangling"));
-  for (const char* n : {"a", "b", "copy", "far", "near", "loop1", "loop2", "dangling"}) unlink((dir + "/" + n).c_str());
+  for (const char* n : {"a", "b", "copy", "far", "near", "sub/up", "loop1", "loop2", "dangling"}) unlink((dir + "/" + n).c_str());
+  rmdir((dir + "/sub").c_str());
   rmdir(dir.c_str());
 }

@@ -1,0 +1,60 @@
+#include "base/real_paths.h"
+
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <cerrno>
+
+namespace lash {
+namespace {
+
+std::string real(const std::string& p) {
+  char buf[PATH_MAX];
+  return ::realpath(p.c_str(), buf) ? std::string(buf) : std::string();
+}
+
+}  // namespace
+
+int RealPaths::dir_fd(const std::string& dir) {
+  auto it = dirs_.find(dir);
+  if (it == dirs_.end())
+    it = dirs_.emplace(dir, unique_fd(::open(dir.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC))).first;
+  return it->second.get();
+}
+
+RealPaths::Resolved RealPaths::full(const std::string& path) {
+  std::string r = real(path);
+  if (r.empty()) return {};
+  size_t slash = r.rfind('/');
+  if (slash == 0 && r.size() == 1) return {r, "/", "", -1};  // "/" itself
+  std::string dir = slash == 0 ? "/" : r.substr(0, slash);
+  return {r, dir, r.substr(slash + 1), dir_fd(dir)};
+}
+
+RealPaths::Resolved RealPaths::resolve(const std::string& path) {
+  size_t slash = path.rfind('/');
+  if (slash == std::string::npos || path[0] != '/') return full(path);
+  std::string leaf = path.substr(slash + 1);
+  if (leaf.empty() || leaf == "." || leaf == "..") return full(path);
+  std::string dir = slash == 0 ? "/" : path.substr(0, slash);
+  auto it = dir_real_.find(dir);
+  if (it == dir_real_.end()) it = dir_real_.emplace(dir, real(dir)).first;
+  const std::string& rdir = it->second;
+  if (rdir.empty()) return {};
+  int fd = dir_fd(rdir);
+  if (fd < 0) return {};
+  for (int hops = 0; hops < 8; ++hops) {
+    char target[PATH_MAX];
+    ssize_t n = ::readlinkat(fd, leaf.c_str(), target, sizeof target - 1);
+    std::string joined = (rdir == "/" ? "" : rdir) + "/" + leaf;
+    if (n < 0) return errno == EINVAL ? Resolved{joined, rdir, leaf, fd} : Resolved{};  // EINVAL: not a symlink
+    std::string next(target, static_cast<size_t>(n));
+    if (next.empty() || next.find('/') != std::string::npos || next == "." || next == "..") return full(joined);
+    leaf = std::move(next);
+  }
+  return full(path);  // a long chain: realpath() decides (ELOOP and all)
+}
+
+}  // namespace lash

@@ -1,0 +1,34 @@
+// realpath() for many files that share a few directories (the allowlist's programs,
+// their libraries, the Landlock rules): each directory is resolved and opened (O_PATH)
+// once, and a leaf that is a symlink to a name in the same directory (gcc -> gcc-12,
+// libz.so.1 -> libz.so.1.2.13) is followed with readlinkat() there. Any other symlink
+// falls back to realpath(). glibc's realpath makes a readlink per path component,
+// which dominated the session start of a profile with an allowlist.
+#pragma once
+#include <map>
+#include <string>
+
+#include "base/unique_fd.h"
+
+namespace lash {
+
+class RealPaths {
+ public:
+  struct Resolved {
+    std::string path;  // the real path; "" when PATH does not resolve
+    std::string dir;   // its directory (real)
+    std::string leaf;  // its last component, not a symlink
+    int dir_fd = -1;   // O_PATH fd of DIR, owned by this object (-1 for "/")
+  };
+  Resolved resolve(const std::string& path);
+
+  // O_PATH fd of the directory DIR (any spelling), opened once; -1 if it cannot be.
+  int dir_fd(const std::string& dir);
+
+ private:
+  Resolved full(const std::string& path);
+  std::map<std::string, unique_fd> dirs_;         // spelling -> O_PATH fd
+  std::map<std::string, std::string> dir_real_;   // spelling -> realpath ("" if none)
+};
+
+}  // namespace lash
