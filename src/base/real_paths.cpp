@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -17,10 +18,24 @@ std::string real(const std::string& p) {
 
 }  // namespace
 
-int RealPaths::dir_fd(const std::string& dir) {
+RealPaths::RealPaths() {
+  struct rlimit lim {};
+  keep_fds_ = ::getrlimit(RLIMIT_NOFILE, &lim) == 0 && lim.rlim_cur >= 256;
+}
+
+int RealPaths::dir_fd(const std::string& dir, bool* missing) {
+  if (missing) *missing = false;
+  if (!keep_fds_) return -1;
   auto it = dirs_.find(dir);
-  if (it == dirs_.end())
-    it = dirs_.emplace(dir, unique_fd(::open(dir.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC))).first;
+  if (it == dirs_.end()) {
+    unique_fd fd(::open(dir.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC));
+    if (!fd && errno != ENOENT && errno != ENOTDIR) {
+      if (missing) *missing = false;
+      return -1;
+    }
+    it = dirs_.emplace(dir, std::move(fd)).first;
+  }
+  if (missing) *missing = !it->second.valid();
   return it->second.get();
 }
 
@@ -41,15 +56,16 @@ RealPaths::Resolved RealPaths::resolve(const std::string& path) {
   std::string dir = slash == 0 ? "/" : path.substr(0, slash);
   auto it = dir_real_.find(dir);
   if (it == dir_real_.end()) it = dir_real_.emplace(dir, real(dir)).first;
-  const std::string& rdir = it->second;
+  const std::string rdir = it->second;
   if (rdir.empty()) return {};
   int fd = dir_fd(rdir);
-  if (fd < 0) return {};
+  if (fd < 0) return full(path);  // no fd to spare: realpath() by name
   for (int hops = 0; hops < 8; ++hops) {
     char target[PATH_MAX];
     ssize_t n = ::readlinkat(fd, leaf.c_str(), target, sizeof target - 1);
+    int err = errno;
     std::string joined = (rdir == "/" ? "" : rdir) + "/" + leaf;
-    if (n < 0) return errno == EINVAL ? Resolved{joined, rdir, leaf, fd} : Resolved{};  // EINVAL: not a symlink
+    if (n < 0) return err == EINVAL ? Resolved{joined, rdir, leaf, fd} : Resolved{};  // EINVAL: not a symlink
     std::string next(target, static_cast<size_t>(n));
     if (next.empty() || next.find('/') != std::string::npos || next == "." || next == "..") return full(joined);
     leaf = std::move(next);

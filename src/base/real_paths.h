@@ -14,20 +14,29 @@ namespace lash {
 
 class RealPaths {
  public:
+  // Under a low RLIMIT_NOFILE (a profile's max_open_files) no directory fd is kept:
+  // every lookup is by name, as realpath() would do, so that the few fds there are
+  // stay free for the files themselves.
+  RealPaths();
+
   struct Resolved {
     std::string path;  // the real path; "" when PATH does not resolve
     std::string dir;   // its directory (real)
     std::string leaf;  // its last component, not a symlink
-    int dir_fd = -1;   // O_PATH fd of DIR, owned by this object (-1 for "/")
+    int dir_fd = -1;   // O_PATH fd of DIR, owned by this object; -1 when it could not
+                       // be opened (use DIR by name then)
   };
   Resolved resolve(const std::string& path);
 
-  // O_PATH fd of the directory DIR (any spelling), opened once; -1 if it cannot be.
-  int dir_fd(const std::string& dir);
+  // O_PATH fd of the directory DIR (any spelling), opened once; -1 if it cannot be,
+  // with *MISSING set when DIR does not exist (remembered). Any other failure (out
+  // of fds under a low RLIMIT_NOFILE) is not remembered: callers fall back to names.
+  int dir_fd(const std::string& dir, bool* missing = nullptr);
 
  private:
   Resolved full(const std::string& path);
-  std::map<std::string, unique_fd> dirs_;         // spelling -> O_PATH fd
+  bool keep_fds_ = true;
+  std::map<std::string, unique_fd> dirs_;         // spelling -> O_PATH fd (-1: missing)
   std::map<std::string, std::string> dir_real_;   // spelling -> realpath ("" if none)
 };
 

@@ -133,18 +133,18 @@ void arm_sandbox(Shell& sh, std::shared_ptr<const policy::ResolvedProfile> profi
     // write their audit records through this fd, opened before the first fork. It
     // also makes $LASH_HOME exist before the sandbox starts, so the namespace keeps
     // it read-only (compile.h, own_state) rather than quarantining it as planted.
-    auto open_audit = [&]() {
-      if (!may_record(*profile, plan)) return;
+    auto open_audit = [&](bool sandboxed) {
+      if (!sandboxed && !may_record(*profile, plan)) return;
       if (s.audit_context.user.empty()) s.audit_context.user = user_name();
       if (auto r = s.sink->open_now(); !r)
         write_all(2, "lash: audit: cannot open the audit log: " + r.error().message() + "\n");
     };
     // Without a sandbox, skip the probe and the session's I/O entirely.
     if (sandbox::needs_sandbox(*profile)) {
+      open_audit(true);  // before the context: $LASH_HOME's real path is taken there
       const sandbox::Capabilities& caps = s.sandbox->capabilities();
       auto ctx = sandbox::make_session_context(*profile, s.env, facts(), /*with_closure=*/false);
       plan = sandbox::compile(*profile, ctx, caps);
-      open_audit();
       // Start the session cgroup now: moving lash into it may wait for the kernel
       // (cgroup.h), which then overlaps the exec closure and the ruleset.
       if (!plan.empty() && !plan.spawn_any) {
@@ -156,7 +156,7 @@ void arm_sandbox(Shell& sh, std::shared_ptr<const policy::ResolvedProfile> profi
         plan = sandbox::compile(*profile, ctx, caps);
       }
     } else {
-      open_audit();
+      open_audit(false);
     }
     if (plan.empty()) {
       sh.prepared_ptr = &Shell::kNoSandbox;  // the default profile: a plain shell

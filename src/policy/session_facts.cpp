@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <climits>
 #include <cstdlib>
 #include <memory>
@@ -22,15 +23,19 @@ namespace {
 // A PATH directory opened for lookups; listed when small (see FsProbe::system).
 struct PathDir {
   int fd = -1;
+  bool missing = false;  // does not exist; any other failure to open: looked up by name
   bool listed = false;
   std::unordered_set<std::string> names;
 };
 
 PathDir open_path_dir(const std::string& dir) {
   PathDir pd;
-  pd.fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  // O_PATH for the lookups: a search-only (0711) directory is still searched; only
+  // its listing fails, and then every name is looked up.
+  pd.fd = ::open(dir.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
+  pd.missing = pd.fd < 0 && (errno == ENOENT || errno == ENOTDIR);
   struct stat st;
-  if (pd.fd < 0 || ::fstat(pd.fd, &st) != 0 || st.st_size > 16384) return pd;
+  if (pd.fd < 0 || ::fstat(pd.fd, &st) != 0 || st.st_size > 4096) return pd;
   int list_fd = ::openat(pd.fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   DIR* d = list_fd >= 0 ? ::fdopendir(list_fd) : nullptr;
   if (!d) {
@@ -79,7 +84,8 @@ FsProbe FsProbe::system() {
       const PathDir& pd = it->second;
       struct stat st;
       std::string n(name);
-      if (pd.fd < 0 || (pd.listed && !pd.names.count(n)) || ::fstatat(pd.fd, n.c_str(), &st, 0) != 0) continue;
+      if (pd.missing || (pd.listed && !pd.names.count(n))) continue;
+      if (pd.fd >= 0 ? ::fstatat(pd.fd, n.c_str(), &st, 0) != 0 : ::stat((dir + "/" + n).c_str(), &st) != 0) continue;
       if (!S_ISREG(st.st_mode) || !(st.st_mode & (S_IXUSR | S_IXGRP | S_IXOTH))) continue;
       return realpath(dir + "/" + n);
     }

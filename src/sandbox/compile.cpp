@@ -5,6 +5,7 @@
 
 #include <limits.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <unordered_map>
@@ -82,6 +83,13 @@ struct Builder {
   void writable_roots() {
     for (const auto& w : ctx.facts.writable_roots) {
       std::string origin = w.key.substr(w.key.find('.') + 1);  // "read_write", "tmpdir", ...
+      // A grant at or inside lash's own state is read-only (enforcement.md).
+      if (const std::string* own = own_state_holding(paths::normalize(w.path))) {
+        grant(w.path, plan.spawn_any ? R | X : R, origin, "read-only: inside lash's own state");
+        plan.warnings.push_back(origin + " = " + w.path + " lies inside lash's own state (" + *own +
+                                "): read-only for the session's programs");
+        continue;
+      }
       // W^X: with an allowlist nothing writable is executable, or a copied program
       // would run.
       grant(w.path, plan.spawn_any ? R | W | X : R | W, origin);
@@ -97,16 +105,23 @@ struct Builder {
   }
 
   // enforcement.md: lash's own state is never inside a child's grant. A grant that
-  // holds it (read_write = ~) keeps it read-only; a grant inside it is read-only too.
+  // holds it (read_write = ~) keeps it read-only through a protect bind; a grant at
+  // or inside it is not writable at all (writable_roots()).
   void protect_own_state(const std::string& grant, const std::string& origin) {
-    for (const std::string& own : ctx.own_state) {
-      bool inside = paths::beneath(own, grant), holds = paths::beneath(grant, own);
-      if (!inside && !holds) continue;
-      if (std::find(plan.protect.begin(), plan.protect.end(), own) == plan.protect.end()) plan.protect.push_back(own);
-      if (holds && !inside)
-        plan.warnings.push_back(origin + " = " + grant + " lies inside lash's own state (" + own +
-                                "): kept read-only for the session's programs");
-    }
+    for (const std::string& own : ctx.own_state)
+      if (paths::beneath(own, grant) && std::find(plan.protect.begin(), plan.protect.end(), own) == plan.protect.end())
+        plan.protect.push_back(own);
+    for (const auto& [dir, link] : ctx.own_state_links)
+      if (paths::beneath(link, grant))
+        plan.fs_refusals.push_back(dir + " is reached through the symlink " + link + " inside " + origin + " = " +
+                                   grant + ", which a program could replace; point it at the real directory "
+                                   "or keep it out of the writable grants");
+  }
+
+  const std::string* own_state_holding(const std::string& grant) const {
+    for (const std::string& own : ctx.own_state)
+      if (paths::beneath(grant, own)) return &own;
+    return nullptr;
   }
 
   // One rule per path: rights are unioned (as Landlock would), origins listed.
@@ -237,6 +252,42 @@ const std::vector<std::string>& etc_secrets() {
   return s;
 }
 
+namespace {
+
+// The real path of PATH; when it does not exist, the real path of its deepest existing
+// ancestor with the rest appended (so that it still compares with real grant paths).
+std::string real_or_projected(const std::string& path) {
+  std::string p = paths::normalize(path), rest;
+  for (;;) {
+    char real[PATH_MAX];
+    if (::realpath(p.c_str(), real)) return paths::normalize(std::string(real) + rest);
+    if (p == "/") return paths::normalize(path);
+    size_t slash = p.rfind('/');
+    rest = p.substr(slash) + rest;
+    p = slash == 0 ? "/" : p.substr(0, slash);
+  }
+}
+
+// The components of PATH (absolute) that are symlinks, each as the real path of its
+// directory plus its name: where the link itself lives.
+std::vector<std::string> symlinks_on_the_way(const std::string& path) {
+  std::vector<std::string> out;
+  std::string p = paths::normalize(path);
+  for (size_t slash = p.find('/', 1);; slash = p.find('/', slash + 1)) {
+    std::string prefix = slash == std::string::npos ? p : p.substr(0, slash);
+    struct stat st;
+    if (::lstat(prefix.c_str(), &st) != 0) break;  // the rest does not exist yet
+    if (S_ISLNK(st.st_mode)) {
+      size_t cut = prefix.rfind('/');
+      out.push_back(paths::normalize(real_or_projected(cut == 0 ? "/" : prefix.substr(0, cut)) + prefix.substr(cut)));
+    }
+    if (slash == std::string::npos) break;
+  }
+  return out;
+}
+
+}  // namespace
+
 SessionContext make_session_context(const policy::ResolvedProfile& profile, policy::SessionEnv env) {
   policy::SessionFacts facts = policy::make_session_facts(profile, env);
   return make_session_context(profile, std::move(env), std::move(facts));
@@ -247,8 +298,8 @@ SessionContext make_session_context(const policy::ResolvedProfile& profile, poli
   SessionContext ctx;
   for (const std::string& dir : {policy::lash_home(), policy::system_dir()}) {
     if (dir.empty() || dir[0] != '/') continue;
-    char real[PATH_MAX];
-    ctx.own_state.push_back(paths::normalize(::realpath(dir.c_str(), real) ? std::string(real) : dir));
+    ctx.own_state.push_back(real_or_projected(dir));
+    for (const std::string& link : symlinks_on_the_way(dir)) ctx.own_state_links.push_back({dir, link});
   }
   if (profile.values.system_paths.value)
     ctx.etc_entries = list_except("/etc", etc_secrets(), {"ssh", "ssl", "pki"});

@@ -19,9 +19,14 @@ struct SessionContext {
   // ssh host keys, private TLS keys, ...); empty: grant /etc whole.
   std::vector<std::string> etc_entries;
   // lash's own state: $LASH_HOME (profiles, config, audit log) and the system policy
-  // directory, as real paths. Kept read-only inside any writable grant: a child that
-  // could edit them would widen the next session's policy.
+  // directory, as real paths (a part that does not exist yet is appended to the real
+  // path of what does). Kept read-only inside any writable grant: a child that could
+  // edit them would widen the next session's policy.
   std::vector<std::string> own_state;
+  // Symlinks on the way to them ("$LASH_HOME -> /x": the link's path). One inside a
+  // writable grant could be replaced by a child, pointing the next session elsewhere;
+  // no mount can pin a symlink, so compile() refuses the filesystem policy then.
+  std::vector<std::pair<std::string, std::string>> own_state_links;  // {spelled dir, link}
 };
 
 // What the /etc baseline leaves out: readable by root otherwise.

@@ -38,9 +38,10 @@ std::string dirname_of(const std::string& p) {
 // practice; anything beyond is read where it is.
 class File {
  public:
-  // LEAF is opened relative to DIRFD (a single-component lookup).
-  File(int dirfd, const std::string& leaf) {
-    fd_ = ::openat(dirfd, leaf.c_str(), O_RDONLY | O_CLOEXEC);
+  // LEAF is opened relative to DIRFD (a single-component lookup), or as PATH when
+  // there is no DIRFD.
+  File(int dirfd, const std::string& leaf, const std::string& path) {
+    fd_ = dirfd >= 0 ? ::openat(dirfd, leaf.c_str(), O_RDONLY | O_CLOEXEC) : ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     struct stat st;
     if (fd_ >= 0 && fstat(fd_, &st) == 0 && S_ISREG(st.st_mode)) size_ = static_cast<uint64_t>(st.st_size);
     if (size_ > 0) {
@@ -155,6 +156,7 @@ bool parse_elf64(const File& f, ElfInfo& info, std::string& problem) {
   }
   uint64_t strtab = 0;
   if (!vaddr_to_off(ph, strtab_va, strtab)) return problem = "dynamic string table not in a segment", false;
+  if (strtab > f.size() || strsz > f.size() - strtab) return problem = "truncated dynamic string table", false;
   // One read of the part of the table that holds the wanted strings (the table also
   // holds every dynamic symbol name, often tens of KB); a string running past that
   // part is read on its own.
@@ -172,7 +174,11 @@ bool parse_elf64(const File& f, ElfInfo& info, std::string& problem) {
     if (i >= strsz) return std::string();
     size_t end = part.find('\0', static_cast<size_t>(i - lo));
     if (end != std::string::npos) return part.substr(static_cast<size_t>(i - lo), end - (i - lo));
-    return f.cstr(strtab + i);  // longer than the part read
+    // Longer than the part read (a long RUNPATH): the rest of the table from I.
+    std::string rest(static_cast<size_t>(strsz - i), '\0');
+    if (!f.read(strtab + i, rest.data(), rest.size())) return std::string();
+    size_t nul = rest.find('\0');
+    return nul == std::string::npos ? std::string() : rest.substr(0, nul);
   };
   for (auto i : needed) info.needed.push_back(str(i));
   for (auto i : rpath)
@@ -182,8 +188,8 @@ bool parse_elf64(const File& f, ElfInfo& info, std::string& problem) {
   return true;
 }
 
-bool inspect(int dirfd, const std::string& leaf, ElfInfo& info, std::string& problem) {
-  File f(dirfd, leaf);
+bool inspect(int dirfd, const std::string& leaf, const std::string& path, ElfInfo& info, std::string& problem) {
+  File f(dirfd, leaf, path);
   if (!f.ok()) return problem = "cannot read", false;
   char head[256] = {};
   size_t n = static_cast<size_t>(std::min<uint64_t>(sizeof head - 1, f.size()));
@@ -257,7 +263,7 @@ class Resolver {
     out_.files.push_back({c.path, role, by});
     ElfInfo info;
     std::string problem;
-    if (!inspect(c.dir_fd, c.leaf, info, problem)) {
+    if (!inspect(c.dir_fd, c.leaf, c.path, info, problem)) {
       out_.problems.push_back(c.path + ": " + problem);
       return;
     }
@@ -267,9 +273,11 @@ class Resolver {
 
   // Whether DIR/NAME exists and is a directory (or, with REGULAR, a regular file).
   bool has(const std::string& dir, const std::string& name, bool regular) {
-    int fd = real_paths_.dir_fd(dir);
+    bool missing = false;
+    int fd = real_paths_.dir_fd(dir, &missing);
+    if (missing) return false;
     struct stat st;
-    if (fd < 0 || fstatat(fd, name.c_str(), &st, 0) != 0) return false;
+    if ((fd >= 0 ? fstatat(fd, name.c_str(), &st, 0) : stat((dir + "/" + name).c_str(), &st)) != 0) return false;
     return regular ? S_ISREG(st.st_mode) : S_ISDIR(st.st_mode);
   }
 

@@ -104,8 +104,12 @@ int setup_in_helper(uid_t uid, gid_t gid, const NamespaceSpec& spec, const std::
   // parents of protected paths (.git) cannot be swapped for a new one with hooks.
   for (const std::string& p : spec.pin)
     if (int e = rebind(p, 0)) return e;
-  for (const std::string& p : paths)
+  // Recursively: a writable mount beneath a protected path (a grant inside it) must
+  // not stay writable through the new bind.
+  for (const std::string& p : paths) {
     if (int e = rebind(p, MS_RDONLY)) return e;
+    if (int e = set_tree_read_only(p.c_str())) return e;
+  }
   // A socket that vanished since it was listed is fine; any other failure is not.
   for (const std::string& p : spec.mask)
     if (mount("/dev/null", p.c_str(), nullptr, MS_BIND, nullptr) != 0 && errno != ENOENT) return errno;

@@ -51,6 +51,9 @@ struct SandboxPlan {
   std::string tmpdir;                 // session tmpdir (made by make_session_tmpdir() before
                                       // compile; granted rw in paths), removed at exit
   Enforcement fs_enforcement = Enforcement::enforce;
+  // Conditions under which the filesystem rules cannot hold: prepare() refuses the
+  // profile's commands under `enforce` and says them once under `warn`.
+  std::vector<std::string> fs_refusals;
 
   // Programs.
   bool spawn_any = true;

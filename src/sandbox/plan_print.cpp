@@ -34,6 +34,7 @@ std::vector<std::string> plan_lines(const SandboxPlan& p) {
     }
   }
   for (const std::string& pr : p.protect) out.push_back("  protect (read-only inside writable grants): " + pr);
+  for (const std::string& r : p.fs_refusals) out.push_back("  cannot be enforced (commands refused under enforce): " + r);
   if (p.mask_unix_sockets)
     out.push_back("  unix sockets outside the grants (in /run, /tmp, /dev/shm, $XDG_RUNTIME_DIR) masked at start");
   for (const std::string& n : p.noexec) out.push_back("  noexec (nothing written there can run): " + n);

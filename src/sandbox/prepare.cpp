@@ -195,8 +195,23 @@ Result<void> limit_self(const Limits& l) {
   return {};
 }
 
+namespace {
+
+// plan.fs_refusals: the filesystem rules cannot hold. Under `enforce` the profile's
+// commands are refused; under `warn` they run and it is said once (by prepare()).
+Result<void> check_fs_refusals(Prepared* p, const SandboxPlan& plan) {
+  if (plan.fs_refusals.empty()) return {};
+  if (plan.fs_enforcement == Enforcement::enforce) return Error{plan.fs_refusals.front(), "", EPERM, {}};
+  if (p)
+    for (const std::string& r : plan.fs_refusals) p->notes.push_back(r + " (not enforced: enforcement = warn)");
+  return {};
+}
+
+}  // namespace
+
 Result<void> begin_prepare(Prepared& p, const SandboxPlan& plan, const Capabilities& caps) {
   if (p.begun || plan.empty()) return {};
+  if (auto r = check_fs_refusals(nullptr, plan); !r) return r;
   p.begun = true;
   // Children must not read lash's memory or environ through /proc.
   if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0)
@@ -248,6 +263,7 @@ Result<Prepared> prepare(const SandboxPlan& plan, const Capabilities& caps, Prep
     kill_all(p);
     return e;
   };
+  if (auto r = check_fs_refusals(&p, plan); !r) return cleanup_on_error(r.error());
   if (auto r = begin_prepare(p, plan, caps); !r) return cleanup_on_error(r.error());
 
   // The namespace first: the Landlock rule for a private /proc needs its fd.

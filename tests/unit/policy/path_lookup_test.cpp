@@ -4,7 +4,9 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
+#include <grp.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <string>
@@ -66,4 +68,29 @@ TEST_CASE("PATH lookup: a symlinked program resolves to its real path; missing d
   REQUIRE(symlink("real-tool", (d.path + "/tool").c_str()) == 0);
   FsProbe fs = FsProbe::system();
   CHECK(resolve_on_path("tool", "/nonexistent-lash-dir:" + d.path, fs) == target);
+}
+
+TEST_CASE("PATH lookup: a search-only directory is still searched (its listing fails)") {
+  TempDir xonly, later;
+  std::string first = xonly.make("tool", 0755);
+  later.make("tool", 0755);
+  REQUIRE(chmod(later.path.c_str(), 0755) == 0);
+  // Root reads any directory, so the check runs as another user: nobody.
+  bool as_root = geteuid() == 0;
+  REQUIRE(chmod(xonly.path.c_str(), as_root ? 0711 : 0311) == 0);
+  pid_t pid = fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    if (as_root && (setgroups(0, nullptr) != 0 || setresgid(65534, 65534, 65534) != 0 ||
+                    setresuid(65534, 65534, 65534) != 0))
+      _exit(3);
+    FsProbe fs = FsProbe::system();
+    auto got = resolve_on_path("tool", xonly.path + ":" + later.path, fs);
+    _exit(got && *got == first ? 0 : 1);
+  }
+  int ws = 0;
+  REQUIRE(waitpid(pid, &ws, 0) == pid);
+  CHECK(WIFEXITED(ws));
+  CHECK(WEXITSTATUS(ws) == 0);
+  REQUIRE(chmod(xonly.path.c_str(), 0700) == 0);
 }

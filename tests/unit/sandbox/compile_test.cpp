@@ -295,11 +295,28 @@ TEST_CASE("compile: lash's own state is read-only inside a writable grant, and o
   ctx = ctx_with_git("/home/u/proj");
   ctx.own_state = {"/home/u/.lash", "/etc/lash"};
   CHECK(compile(rp, ctx, full_caps()).protect.empty());
-  // A grant inside it is overridden, and the plan says so.
-  ctx.facts.writable_roots.push_back({"/home/u/.lash/profiles", "filesystem.read_write"});
+  // A grant inside it, or equal to it, is read-only (not writable, not a mount to
+  // re-bind), and the plan says so.
+  for (const char* inner : {"/home/u/.lash/profiles", "/home/u/.lash"}) {
+    auto c = ctx;
+    c.facts.writable_roots.push_back({inner, "filesystem.read_write"});
+    plan = compile(rp, c, full_caps());
+    REQUIRE(find(plan, inner));
+    CHECK(find(plan, inner)->rights == R);
+    CHECK(plan.protect.empty());
+    CHECK(std::find(plan.noexec.begin(), plan.noexec.end(), std::string(inner)) == plan.noexec.end());
+    CHECK(has_text(plan.warnings, std::string("read_write = ") + inner + " lies inside lash's own state (/home/u/.lash)"));
+  }
+  // Reached through a symlink inside a writable grant: a program could swap the link.
+  ctx = ctx_with_git("/home/u");
+  ctx.own_state = {"/home/u/real-lash"};
+  ctx.own_state_links = {{"/home/u/.lash", "/home/u/.lash"}};
   plan = compile(rp, ctx, full_caps());
-  CHECK(plan.protect == std::vector<std::string>{"/home/u/.lash"});
-  CHECK(has_text(plan.warnings, "read_write = /home/u/.lash/profiles lies inside lash's own state (/home/u/.lash)"));
+  CHECK(has_text(plan.fs_refusals, "/home/u/.lash is reached through the symlink /home/u/.lash"));
+  ctx = ctx_with_git("/home/u/proj");  // the link outside every writable grant is fine
+  ctx.own_state = {"/home/u/real-lash"};
+  ctx.own_state_links = {{"/home/u/.lash", "/home/u/.lash"}};
+  CHECK(compile(rp, ctx, full_caps()).fs_refusals.empty());
   // The session tmpdir is removed at exit and never holds it.
   ctx = ctx_with_git("/home/u/proj");
   ctx.own_state = {"/tmp/lash-0-abc/x"};

@@ -4,7 +4,10 @@
 #include <doctest/doctest.h>
 #include <limits.h>
 #include <stdlib.h>
+#include <fcntl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -142,4 +145,51 @@ TEST_CASE("exec closure: symlink chains resolve like realpath, loops and danglin
   for (const char* n : {"a", "b", "copy", "far", "near", "sub/up", "loop1", "loop2", "dangling"}) unlink((dir + "/" + n).c_str());
   rmdir((dir + "/sub").c_str());
   rmdir(dir.c_str());
+}
+
+TEST_CASE("exec closure: a RUNPATH longer than a page still finds the library at its end") {
+  if (system("command -v cc >/dev/null 2>&1") != 0) {
+    MESSAGE("skipped: no C compiler to build the test binary");
+    return;
+  }
+  char tmpl[] = "/tmp/lash-closure-runpath-XXXXXX";
+  REQUIRE(mkdtemp(tmpl));
+  std::string dir = real(tmpl);
+  {
+    std::ofstream lib(dir + "/foo.c");
+    lib << "int foo(void) { return 0; }\n";
+    std::ofstream prog(dir + "/main.c");
+    prog << "int foo(void);\nint main(void) { return foo(); }\n";
+  }
+  std::string runpath;
+  while (runpath.size() < 4700) runpath += "/nonexistent/lash-closure-padding-directory:";
+  runpath += dir;
+  std::string build = "cd '" + dir + "' && cc -shared -fPIC -o libfoo.so foo.c && cc -o prog main.c -L. -lfoo "
+                      "-Wl,--enable-new-dtags -Wl,-rpath," + runpath + " 2>/dev/null";
+  REQUIRE(system(build.c_str()) == 0);
+  auto c = resolve_exec_closure({dir + "/prog"});
+  CHECK(find_suffix(c, "/libfoo.so"));
+  CHECK(std::none_of(c.problems.begin(), c.problems.end(),
+                     [](const std::string& p) { return p.find("libfoo.so") != std::string::npos; }));
+  (void)!system(("rm -rf '" + dir + "'").c_str());
+}
+
+TEST_CASE("exec closure: with no fd to spare for directories it still resolves by name") {
+  std::string t = real("/bin/true");
+  pid_t pid = fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    // Room for one file at a time, none for the cached directory fds.
+    int top = open("/dev/null", O_RDONLY);
+    struct rlimit lim {static_cast<rlim_t>(top + 1), static_cast<rlim_t>(top + 1)};
+    close(top);
+    if (setrlimit(RLIMIT_NOFILE, &lim) != 0) _exit(3);
+    auto c = resolve_exec_closure({t});
+    bool ok = c.problems.empty() && find_suffix(c, "libc.so.6") && find_suffix(c, "ld-linux-x86-64.so.2");
+    _exit(ok ? 0 : 1);
+  }
+  int ws = 0;
+  REQUIRE(waitpid(pid, &ws, 0) == pid);
+  CHECK(WIFEXITED(ws));
+  CHECK(WEXITSTATUS(ws) == 0);
 }
