@@ -28,7 +28,12 @@ int edit_profile_file(Shell& sh, const std::string& name, const std::string& pat
     return 1;
   }
   std::string text = *current ? **current : "[profile]\ndescription = " + name + "\n";
-  std::string tmp = path + ".edit-XXXXXX";
+  // The editor runs under the session's sandbox, where $LASH_HOME is read-only
+  // (enforcement.md): it edits a copy in the session tmpdir when there is one, and
+  // lash itself writes the validated text into place.
+  Session* session = current_session();
+  std::string work_dir = session && !session->env.tmpdir.empty() ? session->env.tmpdir : home + "/profiles";
+  std::string tmp = work_dir + "/" + name + ".profile.edit-XXXXXX";
   int fd = ::mkostemp(tmp.data(), O_CLOEXEC);
   if (fd < 0) {
     sh.error("profile edit: cannot create a temporary copy: " + std::string(std::strerror(errno)));
@@ -76,9 +81,16 @@ int edit_profile_file(Shell& sh, const std::string& name, const std::string& pat
     sh.error("profile edit: the edited profile is invalid; '" + name + "' is unchanged");
     return 1;
   }
-  if (::rename(tmp.c_str(), path.c_str()) != 0) {
+  ::unlink(tmp.c_str());
+  // What was validated is what is written: a new file beside the profile, renamed
+  // over it, so the profile is never seen half-written.
+  std::string next = path + ".new-XXXXXX";
+  int out = ::mkostemp(next.data(), O_CLOEXEC);
+  bool written = out >= 0 && write_all(out, **edited) && ::fsync(out) == 0;
+  if (out >= 0) ::close(out);
+  if (!written || ::rename(next.c_str(), path.c_str()) != 0) {
     sh.error("profile edit: cannot replace " + path + ": " + std::strerror(errno));
-    ::unlink(tmp.c_str());
+    if (out >= 0) ::unlink(next.c_str());
     return 1;
   }
   return 0;
