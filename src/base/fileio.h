@@ -10,5 +10,8 @@ int read_all_fd(int fd, std::string& out, size_t max = SIZE_MAX);
 // Reads the file at path into out (at most max bytes). Returns 0, or the errno of the
 // failed open or read.
 int read_whole_file(const std::string& path, std::string& out, size_t max = SIZE_MAX);
+// mkdir -p PATH (absolute) with MODE for the directories it creates. Returns 0 when PATH
+// is a directory afterwards, else the errno of the step that failed.
+int make_directories(const std::string& path, unsigned mode);
 
 }  // namespace lash

@@ -14,11 +14,24 @@
 #include "policy/profile_loader.h"
 #include "policy/session_select.h"
 #include "policy/store.h"
+#include "sandbox/compile.h"
 #include "sandbox/launch.h"
 
 namespace lash::exec {
 
 int edit_profile_file(Shell& sh, const std::string& name, const std::string& path) {
+  // The editor runs under the session's sandbox, which never lets a program write
+  // lash's own state (enforcement.md). A copy anywhere the session's programs can
+  // write could be rewritten by any of them between the editor's exit and lash's
+  // reading it, so there is no place for the copy: refused, and said why.
+  Session* session = current_session();
+  if (session && session->active && sandbox::plan_without_context(*session->active).restrict_fs) {
+    sh.error("profile edit: not in a session whose filesystem is sandboxed (profile: " + session->active->name +
+             "): the editor could not write the copy, and no place it could write is safe from the "
+             "session's other programs. Suggestion: edit from a session without a filesystem sandbox, "
+             "e.g. lash -p default -c 'profile edit " + name + "'");
+    return 1;
+  }
   std::string home = policy::lash_home();
   ::mkdir(home.c_str(), 0700);
   ::mkdir((home + "/profiles").c_str(), 0700);
@@ -28,12 +41,7 @@ int edit_profile_file(Shell& sh, const std::string& name, const std::string& pat
     return 1;
   }
   std::string text = *current ? **current : "[profile]\ndescription = " + name + "\n";
-  // The editor runs under the session's sandbox, where $LASH_HOME is read-only
-  // (enforcement.md): it edits a copy in the session tmpdir when there is one, and
-  // lash itself writes the validated text into place.
-  Session* session = current_session();
-  std::string work_dir = session && !session->env.tmpdir.empty() ? session->env.tmpdir : home + "/profiles";
-  std::string tmp = work_dir + "/" + name + ".profile.edit-XXXXXX";
+  std::string tmp = path + ".edit-XXXXXX";
   int fd = ::mkostemp(tmp.data(), O_CLOEXEC);
   if (fd < 0) {
     sh.error("profile edit: cannot create a temporary copy: " + std::string(std::strerror(errno)));
@@ -85,11 +93,18 @@ int edit_profile_file(Shell& sh, const std::string& name, const std::string& pat
   // What was validated is what is written: a new file beside the profile, renamed
   // over it, so the profile is never seen half-written.
   std::string next = path + ".new-XXXXXX";
+  struct stat old_st;
+  mode_t mode = ::stat(path.c_str(), &old_st) == 0 ? (old_st.st_mode & 0777) : 0644;  // as profile create
   int out = ::mkostemp(next.data(), O_CLOEXEC);
-  bool written = out >= 0 && write_all(out, **edited) && ::fsync(out) == 0;
+  bool written = out >= 0 && ::fchmod(out, mode) == 0 && write_all(out, **edited) && ::fsync(out) == 0;
+  int err = errno;
   if (out >= 0) ::close(out);
-  if (!written || ::rename(next.c_str(), path.c_str()) != 0) {
-    sh.error("profile edit: cannot replace " + path + ": " + std::strerror(errno));
+  if (written && ::rename(next.c_str(), path.c_str()) != 0) {
+    written = false;
+    err = errno;
+  }
+  if (!written) {
+    sh.error("profile edit: cannot replace " + path + ": " + std::strerror(err));
     if (out >= 0) ::unlink(next.c_str());
     return 1;
   }

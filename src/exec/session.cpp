@@ -10,6 +10,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "base/fileio.h"
 #include "exec/policy_gate.h"
 #include "exec/shell.h"
 #include "policy/session_facts.h"
@@ -141,7 +142,10 @@ void arm_sandbox(Shell& sh, std::shared_ptr<const policy::ResolvedProfile> profi
     };
     // Without a sandbox, skip the probe and the session's I/O entirely.
     if (sandbox::needs_sandbox(*profile)) {
-      open_audit(true);  // before the context: $LASH_HOME's real path is taken there
+      // $LASH_HOME exists before the context looks where it is: one that would only be
+      // made later, inside a writable grant, refuses the profile's commands instead.
+      (void)make_directories(policy::lash_home(), 0700);
+      open_audit(true);
       const sandbox::Capabilities& caps = s.sandbox->capabilities();
       auto ctx = sandbox::make_session_context(*profile, s.env, facts(), /*with_closure=*/false);
       plan = sandbox::compile(*profile, ctx, caps);

@@ -60,14 +60,25 @@ std::vector<std::string> group_names(const std::string& user) {
 }  // namespace
 
 std::string lash_home() {
-  if (const char* v = std::getenv("LASH_HOME"); v && *v) return v;
-  std::string home = env_or("HOME", "");
-  if (home.empty()) {
-    std::vector<char> buf(4096);
-    passwd pw{}, *res = nullptr;
-    if (getpwuid_r(getuid(), &pw, buf.data(), buf.size(), &res) == 0 && res) home = pw.pw_dir;
+  std::string dir;
+  if (const char* v = std::getenv("LASH_HOME"); v && *v) {
+    dir = v;
+  } else {
+    std::string home = env_or("HOME", "");
+    if (home.empty()) {
+      std::vector<char> buf(4096);
+      passwd pw{}, *res = nullptr;
+      if (getpwuid_r(getuid(), &pw, buf.data(), buf.size(), &res) == 0 && res) home = pw.pw_dir;
+    }
+    dir = (home.empty() ? std::string("/") : home) + "/.lash";
   }
-  return (home.empty() ? std::string("/") : home) + "/.lash";
+  // Always absolute: a relative one would follow the shell's `cd`, and the sandbox
+  // must know which directory it protects (compile.h, own state).
+  if (dir[0] != '/') {
+    std::vector<char> cwd(4096);
+    dir = (::getcwd(cwd.data(), cwd.size()) ? std::string(cwd.data()) : std::string()) + "/" + dir;
+  }
+  return dir;
 }
 
 std::string choose_system_dir(std::string_view compiled, const char* test_override,

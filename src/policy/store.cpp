@@ -15,15 +15,24 @@
 
 namespace lash::policy {
 
+// A policy file must be the only name of its content: a symlink or a second hard
+// link could lie inside a session's writable grants, where the read-only bind over
+// lash's own state does not reach, and a program could rewrite the policy of the
+// next session through it (enforcement.md).
 Result<std::optional<std::string>> read_policy_file(const std::string& path, size_t max) {
-  unique_fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK));
+  unique_fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK | O_NOFOLLOW));
   if (!fd) {
     if (errno == ENOENT || errno == ENOTDIR) return std::optional<std::string>{};
+    if (errno == ELOOP)
+      return Error{"is a symbolic link; a policy file must be a regular file of its own (copy it instead)", path, 0, {}};
     return sys_error("cannot open", path, errno);
   }
   struct stat st;
   if (::fstat(fd.get(), &st) != 0) return sys_error("cannot stat", path, errno);
   if (!S_ISREG(st.st_mode)) return Error{"not a regular file", path, 0, {}};
+  if (st.st_nlink > 1)
+    return Error{"has " + std::to_string(st.st_nlink) + " hard links; a policy file must have one name (copy it instead)",
+                 path, 0, {}};
   if (size_t(st.st_size) > max) return Error{"file is larger than 64 KiB", path, 0, {}};
   std::string out(size_t(st.st_size) + 1, '\0');
   size_t got = 0;

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <deque>
 #include <unordered_map>
 
 #include "policy/paths.h"
@@ -108,19 +109,29 @@ struct Builder {
   // holds it (read_write = ~) keeps it read-only through a protect bind; a grant at
   // or inside it is not writable at all (writable_roots()).
   void protect_own_state(const std::string& grant, const std::string& origin) {
-    for (const std::string& own : ctx.own_state)
-      if (paths::beneath(own, grant) && std::find(plan.protect.begin(), plan.protect.end(), own) == plan.protect.end())
-        plan.protect.push_back(own);
-    for (const auto& [dir, link] : ctx.own_state_links)
-      if (paths::beneath(link, grant))
-        plan.fs_refusals.push_back(dir + " is reached through the symlink " + link + " inside " + origin + " = " +
-                                   grant + ", which a program could replace; point it at the real directory "
-                                   "or keep it out of the writable grants");
+    for (const OwnState& own : ctx.own_state) {
+      std::string in = " inside " + origin + " = " + grant + ", where a program could plant the next session's profiles";
+      if (own.unsure) {
+        if (!own.real.empty() && paths::beneath(own.real, grant))
+          plan.fs_refusals.push_back("cannot tell where " + own.spelled + " is (a symlink loop or \"..\" in a part that "
+                                     "does not exist)" + in);
+        continue;
+      }
+      for (const std::string& link : own.links)
+        if (paths::beneath(link, grant))
+          plan.fs_refusals.push_back(own.spelled + " is reached through the symlink " + link + in +
+                                     " by replacing the link; point it at the real directory");
+      if (!paths::beneath(own.real, grant)) continue;
+      if (!own.exists)
+        plan.fs_refusals.push_back(own.spelled + " does not exist and would be made" + in + "; create it first");
+      else if (std::find(plan.protect.begin(), plan.protect.end(), own.real) == plan.protect.end())
+        plan.protect.push_back(own.real);
+    }
   }
 
   const std::string* own_state_holding(const std::string& grant) const {
-    for (const std::string& own : ctx.own_state)
-      if (paths::beneath(grant, own)) return &own;
+    for (const OwnState& own : ctx.own_state)
+      if (!own.real.empty() && paths::beneath(grant, own.real)) return &own.real;
     return nullptr;
   }
 
@@ -254,39 +265,69 @@ const std::vector<std::string>& etc_secrets() {
 
 namespace {
 
-// The real path of PATH; when it does not exist, the real path of its deepest existing
-// ancestor with the rest appended (so that it still compares with real grant paths).
-std::string real_or_projected(const std::string& path) {
-  std::string p = paths::normalize(path), rest;
-  for (;;) {
-    char real[PATH_MAX];
-    if (::realpath(p.c_str(), real)) return paths::normalize(std::string(real) + rest);
-    if (p == "/") return paths::normalize(path);
-    size_t slash = p.rfind('/');
-    rest = p.substr(slash) + rest;
-    p = slash == 0 ? "/" : p.substr(0, slash);
-  }
-}
+}  // namespace
 
-// The components of PATH (absolute) that are symlinks, each as the real path of its
-// directory plus its name: where the link itself lives.
-std::vector<std::string> symlinks_on_the_way(const std::string& path) {
-  std::vector<std::string> out;
-  std::string p = paths::normalize(path);
-  for (size_t slash = p.find('/', 1);; slash = p.find('/', slash + 1)) {
-    std::string prefix = slash == std::string::npos ? p : p.substr(0, slash);
-    struct stat st;
-    if (::lstat(prefix.c_str(), &st) != 0) break;  // the rest does not exist yet
-    if (S_ISLNK(st.st_mode)) {
-      size_t cut = prefix.rfind('/');
-      out.push_back(paths::normalize(real_or_projected(cut == 0 ? "/" : prefix.substr(0, cut)) + prefix.substr(cut)));
+OwnState own_state_of(const std::string& spelled) {
+  OwnState out;
+  out.spelled = spelled;
+  std::deque<std::string> todo;
+  auto push_front = [&](const std::string& path) {  // the components of PATH, before the rest
+    std::vector<std::string> parts;
+    for (size_t start = 0; start <= path.size();) {
+      size_t end = path.find('/', start);
+      if (end == std::string::npos) end = path.size();
+      if (end > start) parts.push_back(path.substr(start, end - start));
+      start = end + 1;
     }
-    if (slash == std::string::npos) break;
+    todo.insert(todo.begin(), parts.begin(), parts.end());
+  };
+  auto join = [](const std::string& dir, const std::string& name) { return (dir == "/" ? "" : dir) + "/" + name; };
+  if (spelled.empty() || spelled[0] != '/') {
+    out.unsure = true;
+    return out;
   }
+  push_front(spelled);
+  std::string cur = "/";  // resolved so far: a real, existing directory
+  int followed = 0;
+  while (!todo.empty()) {
+    std::string c = todo.front();
+    todo.pop_front();
+    if (c == ".") continue;
+    if (c == "..") {
+      cur = cur == "/" ? "/" : cur.substr(0, std::max<size_t>(1, cur.rfind('/')));
+      continue;
+    }
+    std::string next = join(cur, c);
+    struct stat st;
+    if (::lstat(next.c_str(), &st) != 0) {
+      // Missing from here on: where it would be made, if nothing in the rest is "..".
+      std::string projected = next;
+      for (const std::string& r : todo) {
+        if (r == "..") out.unsure = true;
+        if (r != ".") projected = join(projected, r);
+      }
+      out.real = projected;
+      return out;
+    }
+    if (S_ISLNK(st.st_mode)) {
+      char target[PATH_MAX];
+      ssize_t n = ::readlink(next.c_str(), target, sizeof target - 1);
+      if (n <= 0 || ++followed > 40) {
+        out.unsure = true;
+        return out;
+      }
+      out.links.push_back(next);
+      std::string t(target, static_cast<size_t>(n));
+      if (t[0] == '/') cur = "/";
+      push_front(t);
+      continue;
+    }
+    cur = next;
+  }
+  out.real = cur;
+  out.exists = true;
   return out;
 }
-
-}  // namespace
 
 SessionContext make_session_context(const policy::ResolvedProfile& profile, policy::SessionEnv env) {
   policy::SessionFacts facts = policy::make_session_facts(profile, env);
@@ -296,11 +337,7 @@ SessionContext make_session_context(const policy::ResolvedProfile& profile, poli
 SessionContext make_session_context(const policy::ResolvedProfile& profile, policy::SessionEnv env,
                                     policy::SessionFacts facts, bool with_closure) {
   SessionContext ctx;
-  for (const std::string& dir : {policy::lash_home(), policy::system_dir()}) {
-    if (dir.empty() || dir[0] != '/') continue;
-    ctx.own_state.push_back(real_or_projected(dir));
-    for (const std::string& link : symlinks_on_the_way(dir)) ctx.own_state_links.push_back({dir, link});
-  }
+  for (const std::string& dir : {policy::lash_home(), policy::system_dir()}) ctx.own_state.push_back(own_state_of(dir));
   if (profile.values.system_paths.value)
     ctx.etc_entries = list_except("/etc", etc_secrets(), {"ssh", "ssl", "pki"});
   ctx.facts = std::move(facts);

@@ -11,6 +11,17 @@
 namespace lash::sandbox {
 
 // Everything compile() needs from the world, gathered once per session (I/O).
+// Where one of lash's own directories really is, resolved the way the kernel resolves
+// its path (each symlink followed where it is met, ".." after it).
+struct OwnState {
+  std::string spelled;             // as configured ($LASH_HOME, the system directory)
+  std::string real;                // its real path; for a missing one, where it would be made
+  bool exists = false;
+  bool unsure = false;             // a symlink loop, or ".." in the missing part
+  std::vector<std::string> links;  // every symlink met on the way, by its real location
+};
+OwnState own_state_of(const std::string& spelled);
+
 struct SessionContext {
   policy::SessionEnv env;      // PATH, start_dir, HOME, session tmpdir (already made)
   policy::SessionFacts facts;  // real paths of the spawn lists, writable roots
@@ -19,14 +30,9 @@ struct SessionContext {
   // ssh host keys, private TLS keys, ...); empty: grant /etc whole.
   std::vector<std::string> etc_entries;
   // lash's own state: $LASH_HOME (profiles, config, audit log) and the system policy
-  // directory, as real paths (a part that does not exist yet is appended to the real
-  // path of what does). Kept read-only inside any writable grant: a child that could
-  // edit them would widen the next session's policy.
-  std::vector<std::string> own_state;
-  // Symlinks on the way to them ("$LASH_HOME -> /x": the link's path). One inside a
-  // writable grant could be replaced by a child, pointing the next session elsewhere;
-  // no mount can pin a symlink, so compile() refuses the filesystem policy then.
-  std::vector<std::pair<std::string, std::string>> own_state_links;  // {spelled dir, link}
+  // directory. Kept read-only inside any writable grant: a child that could edit them
+  // would widen the next session's policy (own_state_of() finds these facts).
+  std::vector<OwnState> own_state;
 };
 
 // What the /etc baseline leaves out: readable by root otherwise.

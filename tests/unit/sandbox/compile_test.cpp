@@ -1,6 +1,10 @@
 // compile(): every profile key that reaches the kernel layer, with fake capabilities
 // and a fake session context (no I/O anywhere in these tests).
 #include <doctest/doctest.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <stdlib.h>
+#include <limits.h>
 
 #include <algorithm>
 #include <string>
@@ -284,16 +288,28 @@ TEST_CASE("compile: protect paths are listed under every writable grant") {
   CHECK(has_text(plan.unenforced, "filesystem.protect"));
 }
 
+namespace {
+OwnState own(const std::string& real, bool exists = true, std::vector<std::string> links = {}) {
+  OwnState o;
+  o.spelled = real;
+  o.real = real;
+  o.exists = exists;
+  o.links = std::move(links);
+  return o;
+}
+}  // namespace
+
 TEST_CASE("compile: lash's own state is read-only inside a writable grant, and only there") {
   auto rp = ci_profile();
   auto ctx = ctx_with_git("/home/u");  // the workdir is HOME: ~/.lash is inside it
-  ctx.own_state = {"/home/u/.lash", "/etc/lash"};
+  ctx.own_state = {own("/home/u/.lash"), own("/etc/lash", false)};
   auto plan = compile(rp, ctx, full_caps());
   CHECK(plan.protect == std::vector<std::string>{"/home/u/.lash"});
+  CHECK(plan.fs_refusals.empty());
   CHECK(!has_text(plan.warnings, "lies inside lash's own state"));
   // A grant elsewhere leaves it alone.
   ctx = ctx_with_git("/home/u/proj");
-  ctx.own_state = {"/home/u/.lash", "/etc/lash"};
+  ctx.own_state = {own("/home/u/.lash"), own("/etc/lash", false)};
   CHECK(compile(rp, ctx, full_caps()).protect.empty());
   // A grant inside it, or equal to it, is read-only (not writable, not a mount to
   // re-bind), and the plan says so.
@@ -307,21 +323,76 @@ TEST_CASE("compile: lash's own state is read-only inside a writable grant, and o
     CHECK(std::find(plan.noexec.begin(), plan.noexec.end(), std::string(inner)) == plan.noexec.end());
     CHECK(has_text(plan.warnings, std::string("read_write = ") + inner + " lies inside lash's own state (/home/u/.lash)"));
   }
-  // Reached through a symlink inside a writable grant: a program could swap the link.
-  ctx = ctx_with_git("/home/u");
-  ctx.own_state = {"/home/u/real-lash"};
-  ctx.own_state_links = {{"/home/u/.lash", "/home/u/.lash"}};
-  plan = compile(rp, ctx, full_caps());
-  CHECK(has_text(plan.fs_refusals, "/home/u/.lash is reached through the symlink /home/u/.lash"));
-  ctx = ctx_with_git("/home/u/proj");  // the link outside every writable grant is fine
-  ctx.own_state = {"/home/u/real-lash"};
-  ctx.own_state_links = {{"/home/u/.lash", "/home/u/.lash"}};
-  CHECK(compile(rp, ctx, full_caps()).fs_refusals.empty());
   // The session tmpdir is removed at exit and never holds it.
   ctx = ctx_with_git("/home/u/proj");
-  ctx.own_state = {"/tmp/lash-0-abc/x"};
+  ctx.own_state = {own("/tmp/lash-0-abc/x")};
   ctx.facts.writable_roots.push_back({"/tmp/lash-0-abc", "filesystem.tmpdir"});
   CHECK(compile(rp, ctx, full_caps()).protect.empty());
+}
+
+TEST_CASE("compile: own state that a program could redirect or create refuses the filesystem policy") {
+  auto rp = ci_profile();
+  // Reached through a symlink inside a writable grant: a program could swap the link.
+  auto ctx = ctx_with_git("/home/u");
+  ctx.own_state = {own("/data/lash", true, {"/home/u/.lash"})};
+  auto plan = compile(rp, ctx, full_caps());
+  CHECK(has_text(plan.fs_refusals, "is reached through the symlink /home/u/.lash inside include_workdir = /home/u"));
+  ctx = ctx_with_git("/home/u/proj");  // the link outside every writable grant is fine
+  ctx.own_state = {own("/data/lash", true, {"/home/u/.lash"})};
+  CHECK(compile(rp, ctx, full_caps()).fs_refusals.empty());
+  // Missing, and would be made inside a writable grant.
+  ctx = ctx_with_git("/home/u");
+  ctx.own_state = {own("/home/u/.config/lash", false)};
+  plan = compile(rp, ctx, full_caps());
+  CHECK(has_text(plan.fs_refusals, "does not exist and would be made inside include_workdir = /home/u"));
+  CHECK(plan.protect.empty());
+  // Where it is cannot be told.
+  ctx.own_state = {own("/home/u/x/..", false)};
+  ctx.own_state[0].unsure = true;
+  CHECK(has_text(compile(rp, ctx, full_caps()).fs_refusals, "cannot tell where"));
+}
+
+TEST_CASE("own_state_of: resolves like the kernel and lists every symlink met") {
+  char tmpl[] = "/tmp/lash-ownstate-XXXXXX";
+  REQUIRE(mkdtemp(tmpl));
+  char buf[PATH_MAX];
+  REQUIRE(realpath(tmpl, buf));
+  std::string d = buf;
+  auto mk = [&](const std::string& p) { REQUIRE(mkdir((d + p).c_str(), 0755) == 0); };
+  auto ln = [&](const std::string& target, const std::string& p) { REQUIRE(symlink(target.c_str(), (d + p).c_str()) == 0); };
+  mk("/m");
+  mk("/m/lash");
+  mk("/home");
+  ln(d + "/l/lash", "/home/.lash");  // a link whose target goes through another link
+  ln("m", "/l");
+  mk("/sub");
+  ln(d + "/sub", "/home/lnk");  // ".." after a symlink is taken in the link's target
+  mk("/sub/.lash");
+  mk("/.lash");
+  ln("loop2", "/loop1");
+  ln("loop1", "/loop2");
+
+  auto a = own_state_of(d + "/home/.lash");
+  CHECK(a.exists);
+  CHECK(a.real == d + "/m/lash");
+  CHECK(a.links == std::vector<std::string>{d + "/home/.lash", d + "/l"});
+
+  auto b = own_state_of(d + "/home/lnk/../.lash");
+  CHECK(b.exists);
+  CHECK(b.real == d + "/.lash");  // the kernel's answer, not /home/.lash
+  b = own_state_of(d + "/home/lnk/.lash");
+  CHECK(b.real == d + "/sub/.lash");
+
+  auto c = own_state_of(d + "/l/new/lash");  // missing: where it would be made
+  CHECK(!c.exists);
+  CHECK(!c.unsure);
+  CHECK(c.real == d + "/m/new/lash");
+  CHECK(c.links == std::vector<std::string>{d + "/l"});
+
+  CHECK(own_state_of(d + "/loop1/x").unsure);
+  CHECK(own_state_of(d + "/nope/../x").unsure);
+  CHECK(own_state_of("relative/lash").unsure);
+  (void)!system(("rm -rf '" + d + "'").c_str());
 }
 
 TEST_CASE("compile: network") {
