@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <vector>
 
 #include "base/unique_fd.h"
@@ -72,11 +73,18 @@ std::string lash_home() {
     }
     dir = (home.empty() ? std::string("/") : home) + "/.lash";
   }
-  // Always absolute: a relative one would follow the shell's `cd`, and the sandbox
+  // Always absolute, against the directory lash started in (the first call comes
+  // before any `cd`): a relative one would follow the shell's `cd`, and the sandbox
   // must know which directory it protects (compile.h, own state).
   if (dir[0] != '/') {
-    std::vector<char> cwd(4096);
-    dir = (::getcwd(cwd.data(), cwd.size()) ? std::string(cwd.data()) : std::string()) + "/" + dir;
+    static std::map<std::string, std::string> made_absolute;
+    auto it = made_absolute.find(dir);
+    if (it == made_absolute.end()) {
+      std::vector<char> cwd(4096);
+      std::string base = ::getcwd(cwd.data(), cwd.size()) ? std::string(cwd.data()) : std::string();
+      it = made_absolute.emplace(dir, base + "/" + dir).first;
+    }
+    dir = it->second;
   }
   return dir;
 }
