@@ -17,6 +17,9 @@
 #include "exec/session.h"
 #include "exec/shell.h"
 #include "lash_config.h"
+#include "policy/ini_loader.h"
+#include "policy/session_select.h"
+#include "policy/store.h"
 #include "syntax/ast_dump.h"
 #include "syntax/parser.h"
 
@@ -157,18 +160,18 @@ void init_variables(Shell& sh) {
   if (!pwd_ok && ::getcwd(buf, sizeof buf)) sh.vars.set("PWD", buf);
 }
 
-std::string lash_home(Shell& sh) {
-  const std::string* h = sh.vars.get("LASH_HOME");
-  if (h && !h->empty()) return *h;
-  const std::string* home = sh.vars.get("HOME");
-  return (home ? *home : std::string()) + "/.lash";
-}
-
-// Login shells read the system login file, then the user's.
+// Login shells read the system login file, then the user's. They are lash's own state,
+// read like policy files: one name each (a symlink or second hard link could lie in a
+// session's writable grant) and $LASH_HOME as the sandbox protects it.
 void run_login_files(Shell& sh) {
-  for (const std::string& path : {std::string(LASH_SYSTEM_DIR) + "/login", lash_home(sh) + "/login"}) {
-    std::string text;
-    if (lash::read_whole_file(path, text) != 0) continue;
+  for (const std::string& path : {std::string(LASH_SYSTEM_DIR) + "/login", lash::policy::lash_home() + "/login"}) {
+    auto read = lash::policy::read_policy_file(path, lash::policy::kMaxPolicyFile);
+    if (!read) {
+      sh.error("login file not read: " + read.error().message());
+      continue;
+    }
+    if (!*read) continue;
+    std::string text = std::move(**read);
     try {
       sh.run_text(text, path);
     } catch (const lash::exec::FatalError&) {

@@ -89,6 +89,18 @@ std::string lash_home() {
   return dir;
 }
 
+std::vector<std::string> home_directories() {
+  std::vector<std::string> out;
+  std::string env_home = env_or("HOME", "");
+  if (!env_home.empty() && env_home[0] == '/') out.push_back(env_home);
+  std::vector<char> buf(4096);
+  passwd pw{}, *res = nullptr;
+  if (getpwuid_r(getuid(), &pw, buf.data(), buf.size(), &res) == 0 && res && res->pw_dir && res->pw_dir[0] == '/' &&
+      std::string(res->pw_dir) != env_home)
+    out.push_back(res->pw_dir);
+  return out;
+}
+
 std::string choose_system_dir(std::string_view compiled, const char* test_override,
                               bool real_policy_exists) {
   if (test_override && *test_override && !real_policy_exists) return test_override;

@@ -3,6 +3,7 @@
 #pragma once
 #include <optional>
 #include <string>
+#include <vector>
 #include <string_view>
 
 #include "base/result.h"
@@ -19,6 +20,9 @@ std::string lash_home();
 // is honoured only while <LASH_SYSTEM_DIR>/lash.conf does not exist, so it can never
 // replace a real system policy.
 std::string system_dir();
+// HOME and the account's home from the password database (absolute, deduplicated):
+// where ~/.lash of another session would be.
+std::vector<std::string> home_directories();
 // The rule above as a pure function.
 std::string choose_system_dir(std::string_view compiled, const char* test_override,
                               bool real_policy_exists);

@@ -22,10 +22,12 @@ namespace lash::policy {
 Result<std::optional<std::string>> read_policy_file(const std::string& path, size_t max) {
   unique_fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK | O_NOFOLLOW));
   if (!fd) {
-    if (errno == ENOENT || errno == ENOTDIR) return std::optional<std::string>{};
-    if (errno == ELOOP)
+    int err = errno;
+    if (err == ENOENT || err == ENOTDIR) return std::optional<std::string>{};
+    struct stat link;
+    if (err == ELOOP && ::lstat(path.c_str(), &link) == 0 && S_ISLNK(link.st_mode))
       return Error{"is a symbolic link; a policy file must be a regular file of its own (copy it instead)", path, 0, {}};
-    return sys_error("cannot open", path, errno);
+    return sys_error("cannot open", path, err);
   }
   struct stat st;
   if (::fstat(fd.get(), &st) != 0) return sys_error("cannot stat", path, errno);

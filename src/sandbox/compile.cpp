@@ -12,6 +12,7 @@
 #include <unordered_map>
 
 #include "policy/paths.h"
+#include "lash_config.h"
 #include "policy/session_select.h"
 
 namespace lash::sandbox {
@@ -82,6 +83,7 @@ struct Builder {
   }
 
   void writable_roots() {
+    bool any_writable = false;
     for (const auto& w : ctx.facts.writable_roots) {
       std::string origin = w.key.substr(w.key.find('.') + 1);  // "read_write", "tmpdir", ...
       // A grant at or inside lash's own state is read-only (enforcement.md).
@@ -101,33 +103,55 @@ struct Builder {
         for (const auto& rel : p.protect.value) plan.protect.push_back(paths::normalize(w.path + "/" + rel));
       // With an allowlist nothing written may run, not even mapped by ld.so.
       if (!plan.spawn_any) plan.noexec.push_back(paths::normalize(w.path));
-      if (w.key != "filesystem.tmpdir") protect_own_state(paths::normalize(w.path), origin);
+      if (w.key != "filesystem.tmpdir") {
+        protect_own_state(paths::normalize(w.path), origin);
+        any_writable = true;
+      }
     }
+    finish_own_state(any_writable);
   }
 
   // enforcement.md: lash's own state is never inside a child's grant. A grant that
   // holds it (read_write = ~) keeps it read-only through a protect bind; a grant at
   // or inside it is not writable at all (writable_roots()).
   void protect_own_state(const std::string& grant, const std::string& origin) {
+    std::string in = " inside " + origin + " = " + grant + ", where a program could plant the next session's profiles";
     for (const OwnState& own : ctx.own_state) {
-      std::string in = " inside " + origin + " = " + grant + ", where a program could plant the next session's profiles";
-      if (own.unsure) {
-        if (!own.real.empty() && paths::beneath(own.real, grant))
-          plan.fs_refusals.push_back("cannot tell where " + own.spelled + " is (a symlink loop or \"..\" in a part that "
-                                     "does not exist)" + in);
-        continue;
-      }
       for (const std::string& link : own.links)
         if (paths::beneath(link, grant))
           plan.fs_refusals.push_back(own.spelled + " is reached through the symlink " + link + in +
                                      " by replacing the link; point it at the real directory");
-      if (!paths::beneath(own.real, grant)) continue;
-      if (!own.exists)
-        plan.fs_refusals.push_back(own.spelled + " does not exist and would be made" + in + "; create it first");
-      else if (std::find(plan.protect.begin(), plan.protect.end(), own.real) == plan.protect.end())
-        plan.protect.push_back(own.real);
+      if (own.unsure || own.real.empty() || !paths::beneath(own.real, grant)) continue;
+      if (own.exists) {
+        if (std::find(plan.protect.begin(), plan.protect.end(), own.real) == plan.protect.end())
+          plan.protect.push_back(own.real);
+      } else {
+        missing_own_state.push_back({&own, in});
+      }
     }
   }
+
+  // After every grant was seen: own state that does not exist is covered by a read-only
+  // parent that does; else the one in use refuses (lash made it and failed), and another
+  // (the default ~/.lash while LASH_HOME points elsewhere) is moved aside at session end
+  // if a program makes it (a missing protect path, ns.h). Where one of them is cannot be
+  // told (a symlink loop, ".." in a missing part): refused.
+  void finish_own_state(bool any_writable) {
+    for (const OwnState& own : ctx.own_state)
+      if (own.unsure && any_writable)
+        plan.fs_refusals.push_back("cannot tell where " + own.spelled + " is (a symlink loop, an unreadable "
+                                   "link or \"..\" in a part that does not exist)");
+    for (const auto& [own, in] : missing_own_state) {
+      bool covered = std::any_of(plan.protect.begin(), plan.protect.end(),
+                                 [&](const std::string& p) { return paths::beneath(own->real, p); });
+      if (covered) continue;
+      if (own->in_use)
+        plan.fs_refusals.push_back(own->spelled + " does not exist and would be made" + in + "; create it first");
+      else if (std::find(plan.protect.begin(), plan.protect.end(), own->real) == plan.protect.end())
+        plan.protect.push_back(own->real);
+    }
+  }
+  std::vector<std::pair<const OwnState*, std::string>> missing_own_state;
 
   const std::string* own_state_holding(const std::string& grant) const {
     for (const OwnState& own : ctx.own_state)
@@ -337,7 +361,23 @@ SessionContext make_session_context(const policy::ResolvedProfile& profile, poli
 SessionContext make_session_context(const policy::ResolvedProfile& profile, policy::SessionEnv env,
                                     policy::SessionFacts facts, bool with_closure) {
   SessionContext ctx;
-  for (const std::string& dir : {policy::lash_home(), policy::system_dir()}) ctx.own_state.push_back(own_state_of(dir));
+  // The directories in use, and the ones another session would use: the default
+  // ~/.lash while LASH_HOME points elsewhere, the compiled system directory. Each with
+  // its profiles/ (which may be a symlink of its own, a dotfiles layout).
+  auto add = [&](const std::string& dir, bool in_use) {
+    if (dir.empty()) return;
+    for (const std::string& d : {dir, dir + "/profiles"}) {
+      if (std::any_of(ctx.own_state.begin(), ctx.own_state.end(), [&](const OwnState& o) { return o.spelled == d; }))
+        continue;
+      OwnState o = own_state_of(d);
+      o.in_use = in_use;
+      ctx.own_state.push_back(std::move(o));
+    }
+  };
+  add(policy::lash_home(), true);
+  add(policy::system_dir(), true);
+  for (const std::string& home : policy::home_directories()) add(home + "/.lash", false);
+  add(LASH_SYSTEM_DIR, false);
   if (profile.values.system_paths.value)
     ctx.etc_entries = list_except("/etc", etc_secrets(), {"ssh", "ssl", "pki"});
   ctx.facts = std::move(facts);

@@ -18,6 +18,7 @@ struct OwnState {
   std::string real;                // its real path; for a missing one, where it would be made
   bool exists = false;
   bool unsure = false;             // a symlink loop, or ".." in the missing part
+  bool in_use = true;              // this session's; else another session's (default ~/.lash)
   std::vector<std::string> links;  // every symlink met on the way, by its real location
 };
 OwnState own_state_of(const std::string& spelled);

@@ -346,10 +346,19 @@ TEST_CASE("compile: own state that a program could redirect or create refuses th
   plan = compile(rp, ctx, full_caps());
   CHECK(has_text(plan.fs_refusals, "does not exist and would be made inside include_workdir = /home/u"));
   CHECK(plan.protect.empty());
-  // Where it is cannot be told.
-  ctx.own_state = {own("/home/u/x/..", false)};
+  // Where it is cannot be told (even with no real path at all: a symlink loop).
+  ctx.own_state = {own("", false)};
+  ctx.own_state[0].spelled = "/home/u/loop/.lash";
   ctx.own_state[0].unsure = true;
-  CHECK(has_text(compile(rp, ctx, full_caps()).fs_refusals, "cannot tell where"));
+  CHECK(has_text(compile(rp, ctx, full_caps()).fs_refusals, "cannot tell where /home/u/loop/.lash is"));
+  // Another session's directory (the default ~/.lash while LASH_HOME points
+  // elsewhere): protected when it exists, and when it does not (moved aside at the end
+  // if made); one beneath a protected parent is covered by it.
+  ctx.own_state = {own("/home/u/.lash", false), own("/home/u/.lash/profiles", false)};
+  for (auto& o : ctx.own_state) o.in_use = false;
+  plan = compile(rp, ctx, full_caps());
+  CHECK(plan.fs_refusals.empty());
+  CHECK(plan.protect == std::vector<std::string>{"/home/u/.lash"});
 }
 
 TEST_CASE("own_state_of: resolves like the kernel and lists every symlink met") {
