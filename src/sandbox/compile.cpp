@@ -125,7 +125,8 @@ struct Builder {
       if (own.exists) {
         if (std::find(plan.protect.begin(), plan.protect.end(), own.real) == plan.protect.end())
           plan.protect.push_back(own.real);
-      } else {
+      } else if (std::none_of(missing_own_state.begin(), missing_own_state.end(),
+                              [&](const auto& m) { return m.first == &own; })) {
         missing_own_state.push_back({&own, in});
       }
     }
