@@ -123,7 +123,9 @@ struct Builder {
                                      " by replacing the link; point it at the real directory");
       if (own.unsure || own.real.empty() || !paths::beneath(own.real, grant)) continue;
       if (own.exists) {
-        if (std::find(plan.protect.begin(), plan.protect.end(), own.real) == plan.protect.end())
+        // Once per tree: profiles/ beneath a protected $LASH_HOME needs no bind of its own.
+        if (std::none_of(plan.protect.begin(), plan.protect.end(),
+                         [&](const std::string& p) { return paths::beneath(own.real, p); }))
           plan.protect.push_back(own.real);
       } else if (std::none_of(missing_own_state.begin(), missing_own_state.end(),
                               [&](const auto& m) { return m.first == &own; })) {
