@@ -153,7 +153,14 @@ SessionFacts make_session_facts(const ResolvedProfile& profile, const SessionEnv
   for (const auto& e : p.spawn_denylist.value)
     if (auto real = resolve_entry(e, env, fs)) f.deny_real.insert(*real);
   for (auto& root : writable_roots(p, env)) {
-    if (auto real = fs.realpath(root.path)) root.path = paths::normalize(*real);
+    if (auto real = fs.realpath(root.path)) {
+      root.path = paths::normalize(*real);
+      struct stat st;
+      if (::stat(root.path.c_str(), &st) == 0) {
+        root.dev = static_cast<uint64_t>(st.st_dev);
+        root.ino = static_cast<uint64_t>(st.st_ino);
+      }
+    }
     f.writable_roots.push_back(std::move(root));
   }
   return f;

@@ -6,6 +6,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -38,6 +39,9 @@ struct FsProbe {
 struct WritableRoot {
   std::string path;  // absolute, normalized, symlinks resolved where it exists
   std::string key;   // the key that granted it: filesystem.read_write, .sandbox, ...
+  // The directory resolved (st_dev, st_ino; 0 when it did not exist): the sandbox
+  // refuses a grant that names another one when it is opened (a swap meanwhile).
+  uint64_t dev = 0, ino = 0;
 };
 
 struct SessionFacts {

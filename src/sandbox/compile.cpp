@@ -96,6 +96,8 @@ struct Builder {
       // W^X: with an allowlist nothing writable is executable, or a copied program
       // would run.
       grant(w.path, plan.spawn_any ? R | W | X : R | W, origin);
+      plan.paths.back().dev = w.dev;
+      plan.paths.back().ino = w.ino;
       if (w.key == "filesystem.tmpdir") plan.tmpdir = w.path;
       warn_if_programs_readable(w.path, origin + " = " + w.path);
       // The tmpdir is removed at exit: nothing planted there runs later.
@@ -175,6 +177,10 @@ struct Builder {
       }
       PathRule* it = &out[pos->second];
       it->rights |= r.rights;
+      if (it->ino == 0) {
+        it->dev = r.dev;
+        it->ino = r.ino;
+      }
       it->file = it->file && r.file;
       it->origin += "," + r.origin;
       if (it->note.empty()) it->note = r.note;

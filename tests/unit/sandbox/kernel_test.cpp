@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "probe_util.h"
+#include "sandbox/landlock.h"
 
 namespace sbtest {
 const Capabilities& caps();
@@ -594,4 +595,28 @@ TEST_CASE("SessionSandbox: the tmpdir is removed at exit even if nothing was pre
   CHECK(access(t->c_str(), F_OK) == 0);
   sb.kill_all();
   CHECK(access(t->c_str(), F_OK) != 0);
+}
+
+TEST_CASE("a writable grant swapped for a symlink after it was resolved is not granted") {
+  TempDir parent("swap");
+  std::string work = parent / "work";
+  REQUIRE(mkdir(work.c_str(), 0755) == 0);
+  TempDir outside("outside");
+  SandboxPlan plan = make_plan(work, PlanOptions{}, caps());
+  struct stat st;
+  REQUIRE(stat(work.c_str(), &st) == 0);
+  PathRule* rule = nullptr;
+  for (auto& r : plan.paths)
+    if (r.path == work) rule = &r;
+  REQUIRE(rule);
+  rule->dev = static_cast<uint64_t>(st.st_dev);  // what the session's facts record
+  rule->ino = static_cast<uint64_t>(st.st_ino);
+  // The twin: unchanged, the ruleset is built.
+  CHECK(build_landlock(plan, caps(), {}).ok());
+  // Another session's program swaps the directory for a symlink to elsewhere.
+  REQUIRE(rename(work.c_str(), (parent / "work.real").c_str()) == 0);
+  REQUIRE(symlink(outside.path.c_str(), work.c_str()) == 0);
+  auto swapped = build_landlock(plan, caps(), {});
+  CHECK(!swapped.ok());
+  if (!swapped.ok()) CHECK(swapped.error().message().find("no longer the directory the session resolved") != std::string::npos);
 }
