@@ -233,7 +233,11 @@ Result<void> begin_prepare(Prepared& p, const SandboxPlan& plan, const Capabilit
   if (p.cgroup_dirs.empty() && p.tmpdir.empty() && p.ns_helper.quarantine.empty()) return {};
   std::vector<std::string> v2;
   if (!cg->v2_dir.empty()) v2.push_back(cg->v2_dir);
-  auto w = start_watchdog({p.cgroup_dirs, p.tmpdir, v2, p.ns_helper.quarantine});
+  WatchdogSpec ws{p.cgroup_dirs, p.tmpdir, v2, p.ns_helper.quarantine, {}};
+  if (!caps.cgroup2_mount.empty()) ws.hierarchies.push_back({"", caps.cgroup2_mount});
+  if (!caps.v1_pids.mount.empty()) ws.hierarchies.push_back({"pids", caps.v1_pids.mount});
+  if (!caps.v1_memory.mount.empty()) ws.hierarchies.push_back({"memory", caps.v1_memory.mount});
+  auto w = start_watchdog(std::move(ws));
   if (!w) {
     kill_all(p);
     return w.error();

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstring>
 #include <cstdio>
 
 #include "sandbox/cgroup.h"
@@ -80,6 +81,35 @@ int move_lash_in(pid_t lash, const std::vector<std::string>& dirs) {
   return 0;
 }
 
+void leave_session_cgroups(const std::vector<std::pair<std::string, std::string>>& hierarchies) {
+  std::vector<std::string> lines;
+  if (FILE* f = fopen("/proc/self/cgroup", "re")) {
+    char line[4096];
+    while (fgets(line, sizeof line, f)) lines.push_back(std::string(line, strcspn(line, "\n")));
+    fclose(f);
+  }
+  for (const std::string& line : lines) {
+    size_t a = line.find(':'), b = a == std::string::npos ? a : line.find(':', a + 1);
+    if (b == std::string::npos) continue;
+    std::string controllers = line.substr(a + 1, b - a - 1), path = line.substr(b + 1);
+    size_t at = path.rfind("/lash-");
+    if (at == std::string::npos) continue;
+    for (const auto& [controller, mount] : hierarchies) {
+      bool match = controller.empty() ? controllers.empty()
+                                       : ("," + controllers + ",").find("," + controller + ",") != std::string::npos;
+      if (!match) continue;
+      std::string parent = mount + path.substr(0, at);
+      for (const char* file : {"/tasks", "/cgroup.procs"}) {
+        int fd = open((parent + file).c_str(), O_WRONLY | O_CLOEXEC);
+        if (fd < 0) continue;
+        bool moved = write(fd, "0", 1) == 1;
+        close(fd);
+        if (moved) break;
+      }
+    }
+  }
+}
+
 [[noreturn]] void watchdog_main(int pipe_r, int joined_w, int lash_pidfd, pid_t lash, const WatchdogSpec& spec) {
   const std::vector<std::string>& dirs = spec.cgroup_dirs;
   const std::string& tmpdir = spec.tmpdir;
@@ -90,25 +120,10 @@ int move_lash_in(pid_t lash, const std::vector<std::string>& dirs) {
   sigset_t none;
   sigemptyset(&none);
   sigprocmask(SIG_SETMASK, &none, nullptr);
-  // Born inside an earlier session cgroup (lash prepared again): leave it for where
-  // lash started, the parent of this session's directories ("0" moves this process).
-  for (const std::string& d : dirs) {
-    std::string parent = d.substr(0, d.rfind('/'));
-    std::string self_in;
-    if (FILE* f = fopen("/proc/self/cgroup", "re")) {
-      char line[4096];
-      while (fgets(line, sizeof line, f)) self_in += line;
-      fclose(f);
-    }
-    if (self_in.find("/lash-") == std::string::npos) break;  // not in any session cgroup
-    for (const char* file : {"/tasks", "/cgroup.procs"}) {
-      int fd = open((parent + file).c_str(), O_WRONLY | O_CLOEXEC);
-      if (fd < 0) continue;
-      bool moved = write(fd, "0", 1) == 1;
-      close(fd);
-      if (moved) break;
-    }
-  }
+  // Born inside an earlier session cgroup (lash prepared again): leave each for its
+  // parent, where lash started ("0" moves this process). /proc/self/cgroup lines are
+  // "ID:CONTROLLERS:PATH"; CONTROLLERS is empty for v2.
+  leave_session_cgroups(spec.hierarchies);
   // Then the move of lash (lash waits for the answer before it forks anything inside).
   int err = move_lash_in(lash, spec.join_dirs);
   (void)!write(joined_w, &err, sizeof err);

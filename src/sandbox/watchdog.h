@@ -27,10 +27,16 @@ struct WatchdogSpec {
   std::string tmpdir;                    // removed
   std::vector<std::string> join_dirs;    // lash is moved into these first
   std::vector<std::string> quarantine;   // renamed aside if they exist (quarantine_planted)
+  // Every cgroup hierarchy lash may have made session directories in: the controller
+  // ("" for v2) and where it is mounted.
+  std::vector<std::pair<std::string, std::string>> hierarchies;
 };
 // (The watchdog first leaves any session cgroup it was born in, as when lash prepares
-// again at a profile switch: it moves itself to the parent of each of cgroup_dirs,
-// which is where lash started, so that killing the old session does not kill it.)
+// again at a profile switch: in each hierarchy where /proc/self/cgroup shows it in a
+// lash-* directory it moves itself to that directory's parent, so that killing the old
+// session does not kill it and the old directory can be removed. A watchdog left in an
+// earlier session's v1 directory would otherwise keep that directory from ever being
+// removed.)
 Result<Watchdog> start_watchdog(WatchdogSpec spec);
 
 // Files that redirect a repository to code elsewhere (.git/commondir) and did not

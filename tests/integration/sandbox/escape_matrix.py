@@ -1454,13 +1454,16 @@ def delegate_cgroup_to_nobody():
     except OSError:
         return
     r, w = os.pipe()
-    if os.fork() == 0:  # the remover: outside the cgroup, root
+    if os.fork() == 0:  # the remover: outside the cgroup, root, and in a session of its
+        os.setsid()     # own (a test runner may kill the test's process group at its end)
         os.close(w)
         try:
             os.read(r, 1)  # EOF: the run (and everything holding w) is over
         except OSError:
             pass
-        for _ in range(100):
+        # Watchdogs of the run's sessions (moved to this directory when they left their
+        # session cgroups) may take seconds to finish after the run: wait up to a minute.
+        for _ in range(600):
             try:
                 for sub in sorted((e for e in os.scandir(d) if e.is_dir()), key=lambda e: e.path,
                                   reverse=True):
