@@ -78,6 +78,10 @@ struct Builder {
     for (const auto& ro : p.read_only.value) {
       std::string path = paths::expand(ro, ctx.env.start_dir, ctx.env.home);
       grant(path, plan.spawn_any ? R | X : R, "read_only");
+      if (auto id = ctx.read_only_ids.find(path); id != ctx.read_only_ids.end()) {
+        plan.paths.back().dev = id->second.first;
+        plan.paths.back().ino = id->second.second;
+      }
       warn_if_programs_readable(path, "read_only = " + ro);
     }
   }
@@ -389,6 +393,12 @@ SessionContext make_session_context(const policy::ResolvedProfile& profile, poli
   add(LASH_SYSTEM_DIR, false);
   if (profile.values.system_paths.value)
     ctx.etc_entries = list_except("/etc", etc_secrets(), {"ssh", "ssl", "pki"});
+  for (const auto& ro : profile.values.read_only.value) {
+    std::string path = paths::expand(ro, env.start_dir, env.home);
+    struct stat st;
+    if (::stat(path.c_str(), &st) == 0)
+      ctx.read_only_ids[path] = {static_cast<uint64_t>(st.st_dev), static_cast<uint64_t>(st.st_ino)};
+  }
   ctx.facts = std::move(facts);
   ctx.env = std::move(env);
   if (with_closure) add_exec_closure(ctx, profile);

@@ -2,6 +2,7 @@
 // kernel offers -> SandboxPlan. Pure: no I/O, no clock, no globals, so it is unit-
 // tested with fake inputs and `profile review` prints exactly what prepare() applies.
 #pragma once
+#include <map>
 #include "policy/profile_model.h"
 #include "policy/session_facts.h"
 #include "sandbox/caps.h"
@@ -34,6 +35,10 @@ struct SessionContext {
   // directory. Kept read-only inside any writable grant: a child that could edit them
   // would widen the next session's policy (own_state_of() finds these facts).
   std::vector<OwnState> own_state;
+  // The read_only grants as resolved at session start (expanded path -> st_dev,
+  // st_ino), so that the ruleset refuses one swapped for a symlink meanwhile, as it
+  // does for writable grants (WritableRoot). Missing ones are not listed.
+  std::map<std::string, std::pair<uint64_t, uint64_t>> read_only_ids;
 };
 
 // What the /etc baseline leaves out: readable by root otherwise.

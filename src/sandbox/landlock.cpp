@@ -61,11 +61,11 @@ Result<void> add_path_rule(int ruleset, const PathRule& r, int abi, LandlockRule
   }
   struct stat st;
   if (fstat(fd.get(), &st) != 0) return sys_error("cannot stat a sandbox grant", r.path, errno);
-  // A writable grant must still be the directory the session resolved: a swap for a
-  // symlink in between (by a program of another session) would grant its target.
+  // A grant must still be what the session resolved: a swap for a symlink in between
+  // (by a program of another session) would grant its target.
   if (r.ino != 0 && (static_cast<uint64_t>(st.st_dev) != r.dev || static_cast<uint64_t>(st.st_ino) != r.ino))
-    return Error{"the writable grant " + r.path + " is no longer the directory the session resolved (replaced "
-                 "meanwhile); not granting what it leads to now", r.path, EPERM, {}};
+    return Error{"the grant " + r.path + " is no longer what the session resolved (replaced meanwhile); "
+                 "not granting what it leads to now", r.path, EPERM, {}};
   bool file = !S_ISDIR(st.st_mode);
   ll::path_beneath_attr attr{};
   attr.allowed_access = landlock_fs_access(r.rights, abi, file);

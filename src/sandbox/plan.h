@@ -24,8 +24,9 @@ struct PathRule {
   std::string origin;  // "baseline", "read_only", "read_write", "sandbox", "workdir",
                        // "tmpdir", "spawn_allowlist", "interpreter", "library"
   std::string note;    // e.g. "library of /usr/bin/git"
-  // The directory the session resolved (st_dev, st_ino), for writable grants: the
-  // ruleset refuses to grant another one found at PATH when it is opened. 0: unchecked.
+  // What the session resolved at PATH (st_dev, st_ino), for the profile's writable and
+  // read_only grants: the ruleset refuses to grant another file found there when it is
+  // opened. 0: unchecked (the system baseline, the exec grants, missing paths).
   uint64_t dev = 0, ino = 0;
 };
 

@@ -237,9 +237,16 @@ TEST_CASE("compile: read_only expands against the start dir and HOME; x only wit
   REQUIRE(docs);
   CHECK(docs->rights == R);
   CHECK(docs->origin == "read_only");
+  CHECK(docs->ino == 0);  // nothing was resolved: unchecked
   rp.values.spawn_any.value = true;
   plan = compile(rp, ctx_with_git(), full_caps());
   CHECK(find(plan, "/home/u/docs")->rights == (R | X));
+  // What the context resolved is carried, so the ruleset can refuse a swapped path.
+  auto ctx = ctx_with_git();
+  ctx.read_only_ids["/home/u/docs"] = {7, 42};
+  plan = compile(rp, ctx, full_caps());
+  CHECK(find(plan, "/home/u/docs")->dev == 7);
+  CHECK(find(plan, "/home/u/docs")->ino == 42);
 }
 
 TEST_CASE("compile: grants that make programs readable weaken the allowlist and say so") {

@@ -618,5 +618,26 @@ TEST_CASE("a writable grant swapped for a symlink after it was resolved is not g
   REQUIRE(symlink(outside.path.c_str(), work.c_str()) == 0);
   auto swapped = build_landlock(plan, caps(), {});
   CHECK(!swapped.ok());
-  if (!swapped.ok()) CHECK(swapped.error().message().find("no longer the directory the session resolved") != std::string::npos);
+  if (!swapped.ok()) CHECK(swapped.error().message().find("no longer what the session resolved") != std::string::npos);
+}
+
+TEST_CASE("a read_only grant swapped for a symlink after it was resolved is not granted") {
+  TempDir parent("roswap"), work("work"), outside("outside");
+  std::string docs = parent / "docs";
+  REQUIRE(mkdir(docs.c_str(), 0755) == 0);
+  PlanOptions o;
+  o.read_only = {docs};
+  SandboxPlan plan = make_plan(work.path, o, caps());
+  struct stat st;
+  REQUIRE(stat(docs.c_str(), &st) == 0);
+  PathRule* rule = nullptr;
+  for (auto& r : plan.paths)
+    if (r.path == docs) rule = &r;
+  REQUIRE(rule);
+  rule->dev = static_cast<uint64_t>(st.st_dev);  // what make_session_context records
+  rule->ino = static_cast<uint64_t>(st.st_ino);
+  CHECK(build_landlock(plan, caps(), {}).ok());
+  REQUIRE(rename(docs.c_str(), (parent / "docs.real").c_str()) == 0);
+  REQUIRE(symlink(outside.path.c_str(), docs.c_str()) == 0);
+  CHECK(!build_landlock(plan, caps(), {}).ok());
 }
