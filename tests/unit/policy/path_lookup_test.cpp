@@ -94,3 +94,19 @@ TEST_CASE("PATH lookup: a search-only directory is still searched (its listing f
   CHECK(WEXITSTATUS(ws) == 0);
   REQUIRE(chmod(xonly.path.c_str(), 0700) == 0);
 }
+
+TEST_CASE("session facts record what each writable grant resolved to (device, inode)") {
+  TempDir work;
+  ResolvedProfile rp;
+  rp.values.read_write.value = {work.path, work.path + "/missing"};
+  SessionEnv env;
+  env.start_dir = work.path;
+  env.home = work.path;
+  SessionFacts f = make_session_facts(rp, env, FsProbe::system());
+  struct stat st;
+  REQUIRE(stat(work.path.c_str(), &st) == 0);
+  REQUIRE(f.writable_roots.size() == 2);
+  CHECK(f.writable_roots[0].dev == static_cast<uint64_t>(st.st_dev));
+  CHECK(f.writable_roots[0].ino == static_cast<uint64_t>(st.st_ino));
+  CHECK(f.writable_roots[1].ino == 0);  // missing: nothing to check against
+}

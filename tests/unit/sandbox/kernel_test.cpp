@@ -597,47 +597,47 @@ TEST_CASE("SessionSandbox: the tmpdir is removed at exit even if nothing was pre
   CHECK(access(t->c_str(), F_OK) != 0);
 }
 
-TEST_CASE("a writable grant swapped for a symlink after it was resolved is not granted") {
-  TempDir parent("swap");
-  std::string work = parent / "work";
-  REQUIRE(mkdir(work.c_str(), 0755) == 0);
-  TempDir outside("outside");
-  SandboxPlan plan = make_plan(work, PlanOptions{}, caps());
-  struct stat st;
-  REQUIRE(stat(work.c_str(), &st) == 0);
-  PathRule* rule = nullptr;
-  for (auto& r : plan.paths)
-    if (r.path == work) rule = &r;
-  REQUIRE(rule);
-  rule->dev = static_cast<uint64_t>(st.st_dev);  // what the session's facts record
-  rule->ino = static_cast<uint64_t>(st.st_ino);
-  // The twin: unchanged, the ruleset is built.
-  CHECK(build_landlock(plan, caps(), {}).ok());
-  // Another session's program swaps the directory for a symlink to elsewhere.
-  REQUIRE(rename(work.c_str(), (parent / "work.real").c_str()) == 0);
-  REQUIRE(symlink(outside.path.c_str(), work.c_str()) == 0);
-  auto swapped = build_landlock(plan, caps(), {});
-  CHECK(!swapped.ok());
-  if (!swapped.ok()) CHECK(swapped.error().message().find("no longer what the session resolved") != std::string::npos);
+TEST_CASE("a grant swapped for a symlink after it was resolved is not granted") {
+  // Both kinds of profile grant: the workdir (writable) and a read_only directory.
+  for (bool writable : {true, false}) {
+    CAPTURE(writable);
+    TempDir parent("swap"), other("work"), outside("outside");
+    std::string granted = parent / "granted";
+    REQUIRE(mkdir(granted.c_str(), 0755) == 0);
+    PlanOptions o;
+    if (!writable) o.read_only = {granted};
+    SandboxPlan plan = make_plan(writable ? granted : other.path, o, caps());
+    struct stat st;
+    REQUIRE(stat(granted.c_str(), &st) == 0);
+    PathRule* rule = nullptr;
+    for (auto& r : plan.paths)
+      if (r.path == granted) rule = &r;
+    REQUIRE(rule);
+    rule->dev = static_cast<uint64_t>(st.st_dev);  // what the session's facts and context record
+    rule->ino = static_cast<uint64_t>(st.st_ino);
+    // The twin: unchanged, the ruleset is built.
+    CHECK(build_landlock(plan, caps(), {}).ok());
+    // Another session's program swaps the directory for a symlink to elsewhere.
+    REQUIRE(rename(granted.c_str(), (parent / "granted.real").c_str()) == 0);
+    REQUIRE(symlink(outside.path.c_str(), granted.c_str()) == 0);
+    auto swapped = build_landlock(plan, caps(), {});
+    CHECK(!swapped.ok());
+    if (!swapped.ok()) CHECK(swapped.error().message().find("no longer what the session resolved") != std::string::npos);
+  }
 }
 
-TEST_CASE("a read_only grant swapped for a symlink after it was resolved is not granted") {
-  TempDir parent("roswap"), work("work"), outside("outside");
-  std::string docs = parent / "docs";
-  REQUIRE(mkdir(docs.c_str(), 0755) == 0);
-  PlanOptions o;
-  o.read_only = {docs};
-  SandboxPlan plan = make_plan(work.path, o, caps());
+TEST_CASE("the session context records what each read_only grant resolved to") {
+  TempDir docs("docs");
+  lash::policy::ResolvedProfile rp;
+  rp.values.read_only.value = {docs.path, docs.path + "/missing"};
+  lash::policy::SessionEnv env;
+  env.start_dir = docs.path;
+  env.home = docs.path;
+  SessionContext ctx = make_session_context(rp, env, {}, /*with_closure=*/false);
   struct stat st;
-  REQUIRE(stat(docs.c_str(), &st) == 0);
-  PathRule* rule = nullptr;
-  for (auto& r : plan.paths)
-    if (r.path == docs) rule = &r;
-  REQUIRE(rule);
-  rule->dev = static_cast<uint64_t>(st.st_dev);  // what make_session_context records
-  rule->ino = static_cast<uint64_t>(st.st_ino);
-  CHECK(build_landlock(plan, caps(), {}).ok());
-  REQUIRE(rename(docs.c_str(), (parent / "docs.real").c_str()) == 0);
-  REQUIRE(symlink(outside.path.c_str(), docs.c_str()) == 0);
-  CHECK(!build_landlock(plan, caps(), {}).ok());
+  REQUIRE(stat(docs.path.c_str(), &st) == 0);
+  REQUIRE(ctx.read_only_ids.count(docs.path) == 1);
+  CHECK(ctx.read_only_ids[docs.path].first == static_cast<uint64_t>(st.st_dev));
+  CHECK(ctx.read_only_ids[docs.path].second == static_cast<uint64_t>(st.st_ino));
+  CHECK(ctx.read_only_ids.count(docs.path + "/missing") == 0);
 }
