@@ -5,8 +5,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <optional>
+#include <variant>
 
 #include "base/strutil.h"
 #include "builtins/families.h"
@@ -126,6 +129,15 @@ int cmd_test(Shell& sh, std::vector<std::string> args) {
   }
   policy::Engine engine(*p, policy::make_session_facts(**p, exec::session_env_of(sh)));
   auto actions = exec::dry_run(sh, *parsed.program, engine);
+  // What the policy allows, the sandbox may still refuse (the real run asks the same).
+  bool spawns = std::any_of(actions.begin(), actions.end(), [](const exec::CheckedAction& a) {
+    return std::holds_alternative<policy::Spawn>(a.planned.action) && a.decision.verdict != policy::Verdict::deny;
+  });
+  if (std::optional<std::string> refusal = spawns ? exec::sandbox_refusal_for(sh, **p) : std::nullopt)
+    for (auto& a : actions)
+      if (const auto* s = std::get_if<policy::Spawn>(&a.planned.action);
+          s && a.decision.verdict != policy::Verdict::deny)
+        a.decision = exec::sandbox_refusal_decision((*p)->name, s->argv0, *refusal);
   bool denied = false, dynamic = false;
   for (auto& a : actions) {
     if (a.decision.verdict == policy::Verdict::deny) denied = true;

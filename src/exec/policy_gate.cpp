@@ -202,6 +202,17 @@ std::vector<PlannedAction> plan_actions(Shell& sh, const SimplePlan& p) {
   return out;
 }
 
+policy::Decision sandbox_refusal_decision(const std::string& profile, const std::string& argv0,
+                                          const std::string& reason) {
+  policy::Decision d;
+  d.verdict = policy::Verdict::deny;
+  d.decided_by.key = "sandbox";
+  d.decided_by.file = "this machine";
+  d.problem = "This session (profile: " + profile + ") cannot run '" + argv0 + "' without its sandbox.";
+  d.suggestion = reason;
+  return d;
+}
+
 std::vector<CheckedAction> check(const std::vector<PlannedAction>& actions, const policy::Engine& engine) {
   std::vector<CheckedAction> out;
   out.reserve(actions.size());

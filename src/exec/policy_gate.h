@@ -47,6 +47,12 @@ std::optional<PlannedAction> loop_variable_action(Shell& sh, const std::string& 
 // shell actions.
 std::vector<CheckedAction> check(const std::vector<PlannedAction>& actions, const policy::Engine& engine);
 
+// A program the policy allows but the session cannot sandbox (sandbox::check_plan,
+// or a failure while the sandbox was made): refused, with REASON as the suggestion.
+// The real run prints it; `profile test` reports it for each spawn.
+policy::Decision sandbox_refusal_decision(const std::string& profile, const std::string& argv0,
+                                          const std::string& reason);
+
 // The session's policy as the interpreter sees it: set up by main, absent in
 // tests of the bare interpreter (then nothing is checked).
 struct PolicyGate {

@@ -95,6 +95,16 @@ policy::Json sandbox_review_json(Shell& sh, const policy::ResolvedProfile& profi
   return policy::Json{{"plan", std::move(lines)}};
 }
 
+std::optional<std::string> sandbox_refusal_for(Shell& sh, const policy::ResolvedProfile& profile) {
+  Session* s = g_session.get();
+  if (s && s->active && s->active->name == profile.name && !sh.sandbox_refusal.empty()) return sh.sandbox_refusal;
+  if (!sandbox::needs_sandbox(profile)) return std::nullopt;
+  sandbox::SandboxPlan plan = review_plan(sh, profile);
+  auto r = sandbox::check_plan(plan, s && s->sandbox ? s->sandbox->capabilities() : sandbox::probe_capabilities());
+  if (r) return std::nullopt;
+  return r.error().message();
+}
+
 void audit_decision(const policy::Action& action, const policy::Decision& decision) {
   Session* s = g_session.get();
   if (!s || !s->sink || !s->active) return;

@@ -47,6 +47,12 @@ policy::SessionEnv session_env_of(Shell& sh);
 std::string sandbox_review_text(Shell& sh, const policy::ResolvedProfile& profile);
 policy::Json sandbox_review_json(Shell& sh, const policy::ResolvedProfile& profile);
 
+// Why a session under PROFILE would refuse every program for want of its sandbox,
+// asked the way the real run asks it (sandbox::check_plan on the plan compiled for
+// this machine); for the active profile, also a refusal its sandbox already met.
+// nullopt when programs would run.
+std::optional<std::string> sandbox_refusal_for(Shell& sh, const policy::ResolvedProfile& profile);
+
 // `profile edit`: $VISUAL/$EDITOR on a copy of PATH; the copy replaces PATH only if
 // it validates. Returns the builtin's status.
 int edit_profile_file(Shell& sh, const std::string& name, const std::string& path);

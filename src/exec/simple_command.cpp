@@ -14,6 +14,7 @@
 #include "base/status.h"
 #include "exec/plan.h"
 #include "exec/policy_gate.h"
+#include "policy/explain.h"
 #include "exec/redirect.h"
 #include "exec/shell.h"
 #include "sandbox/launch.h"
@@ -236,8 +237,7 @@ bool sandbox_refuses(Shell& sh, const std::string& argv0) {
   if (sh.sandbox_refusal.empty()) return false;
   sh.flush_all();
   std::string profile = sh.gate ? sh.gate->profile_name : "default";
-  write_all(2, "Problem: This session (profile: " + profile + ") cannot run '" + argv0 +
-                   "' without its sandbox.\nSuggestion: " + sh.sandbox_refusal + "\n");
+  write_all(2, policy::explain::refusal_lines(sandbox_refusal_decision(profile, argv0, sh.sandbox_refusal)));
   return true;
 }
 

@@ -13,6 +13,7 @@ std::string_view verdict_name(Verdict v) {
 
 std::string KeyRef::source_text() const {
   if (file.empty()) return "base";
+  if (line == 0) return file;  // not from a profile file ("this machine")
   return file + ":" + std::to_string(line);
 }
 

@@ -37,13 +37,14 @@ bool fs_warn_only(const SandboxPlan& plan) {
 
 // enforcement.md: a field whose kernel mechanism needs a newer ABI than this kernel
 // has is refused under `enforce`, and said once under `warn`.
-Result<void> check_abi(Prepared& p, const SandboxPlan& plan, const Capabilities& caps) {
+// P null: only the refusal (check_plan).
+Result<void> check_abi(Prepared* p, const SandboxPlan& plan, const Capabilities& caps) {
   auto need = [&](bool wanted, int abi, Enforcement e, const std::string& what) -> Result<void> {
     if (!wanted || caps.landlock_abi < 1 || caps.landlock_abi >= abi) return {};
     std::string msg = what + " needs Landlock ABI " + std::to_string(abi) + ", this kernel has ABI " +
                       std::to_string(caps.landlock_abi);
     if (e == Enforcement::enforce) return Error{msg, "", 0, {}};
-    p.notes.push_back(msg + ": not enforced (enforcement = warn)");
+    if (p) p->notes.push_back(msg + ": not enforced (enforcement = warn)");
     return {};
   };
   if (auto r = need(plan.restrict_fs, 3, plan.fs_enforcement, "refusing truncate() outside the grants"); !r) return r;
@@ -52,7 +53,7 @@ Result<void> check_abi(Prepared& p, const SandboxPlan& plan, const Capabilities&
 
 Result<void> prepare_landlock(Prepared& p, const SandboxPlan& plan, const Capabilities& caps,
                               const std::vector<OpenedPath>& opened) {
-  if (auto r = check_abi(p, plan, caps); !r) return r;
+  if (auto r = check_abi(&p, plan, caps); !r) return r;
   auto ll = build_landlock(plan, caps, opened);
   if (!ll) {
     if (!fs_warn_only(plan)) return ll.error();
@@ -209,9 +210,20 @@ Result<void> check_fs_refusals(Prepared* p, const SandboxPlan& plan) {
 
 }  // namespace
 
+Result<void> check_plan(const SandboxPlan& plan, const Capabilities& caps) {
+  if (plan.empty()) return {};
+  if (auto r = check_fs_refusals(nullptr, plan); !r) return r;
+  if (auto r = check_abi(nullptr, plan, caps); !r) return r;
+  // build_landlock() fails the same way later; said here, before anything is made.
+  bool wants_landlock = plan.restrict_fs || plan.restrict_net || plan.scope_signals || plan.scope_abstract_unix;
+  if (wants_landlock && caps.landlock_abi < 1 && !fs_warn_only(plan))
+    return Error{"the kernel has no Landlock: " + caps.landlock_error, "", 0, {}};
+  return {};
+}
+
 Result<void> begin_prepare(Prepared& p, const SandboxPlan& plan, const Capabilities& caps) {
   if (p.begun || plan.empty()) return {};
-  if (auto r = check_fs_refusals(nullptr, plan); !r) return r;
+  if (auto r = check_plan(plan, caps); !r) return r;
   p.begun = true;
   // Children must not read lash's memory or environ through /proc.
   if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0)

@@ -13,6 +13,13 @@ namespace lash::sandbox {
 // over its removal at exit.
 Result<std::string> make_session_tmpdir();
 
+// What prepare() refuses from the plan and the probe alone, before it makes anything:
+// plan.fs_refusals, a Landlock ABI too old for a field, no Landlock at all, each
+// under `enforce`. begin_prepare() starts with it, and `profile test` asks it too, so
+// that the dry run refuses what the real run will. (A namespace or cgroup that fails
+// when it is made is only known by making it.)
+Result<void> check_plan(const SandboxPlan& plan, const Capabilities& caps);
+
 // An empty plan gives an empty Prepared (plain fork/exec, no cgroup, no watchdog).
 // Fails when the plan needs a kernel feature that is missing and the matching
 // enforcement is `enforce`; with `warn` the feature is left out and said in notes.

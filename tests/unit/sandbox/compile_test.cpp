@@ -12,6 +12,7 @@
 #include "sandbox/compile.h"
 #include "sandbox/landlock.h"
 #include "sandbox/landlock_abi.h"
+#include "sandbox/prepare.h"
 
 using namespace lash::sandbox;
 namespace policy = lash::policy;
@@ -493,6 +494,37 @@ TEST_CASE("compile: filesystem enforcement = warn is carried to prepare()") {
   rp.values.fs_enforcement.value = policy::Enforcement::warn;
   auto plan = compile(rp, ctx_with_git(), full_caps());
   CHECK(plan.fs_enforcement == Enforcement::warn);
+}
+
+// The question `profile test` shares with prepare(): asked of plain data, so each
+// kernel gap can be posed here, on a machine that has none.
+TEST_CASE("check_plan: refuses under enforce what prepare() would, allows under warn") {
+  auto rp = ci_profile();
+  auto plan = compile(rp, ctx_with_git(), full_caps());
+  CHECK(check_plan(plan, full_caps()));
+  CHECK(check_plan(compile(open_profile(), ctx_with_git(), full_caps()), Capabilities{}));  // nothing to enforce
+  auto refused = [](const lash::Result<void>& r, const std::string& text) {
+    return !r && r.error().message().find(text) != std::string::npos;
+  };
+  // A plan refusal.
+  auto with_refusal = plan;
+  with_refusal.fs_refusals = {"cannot tell where /x/.lash is"};
+  CHECK(refused(check_plan(with_refusal, full_caps()), "cannot tell where /x/.lash is"));
+  // No Landlock at all; then a Landlock too old for truncate (ABI 3).
+  Capabilities none = full_caps();
+  none.landlock_abi = 0;
+  none.landlock_error = "landlock is not in the LSM list";
+  CHECK(refused(check_plan(plan, none), "the kernel has no Landlock: landlock is not in the LSM list"));
+  Capabilities old = full_caps();
+  old.landlock_abi = 2;
+  CHECK(refused(check_plan(plan, old), "needs Landlock ABI 3, this kernel has ABI 2"));
+  // enforcement = warn: each of them runs (prepare() says so in a note).
+  rp.values.fs_enforcement.value = policy::Enforcement::warn;
+  auto warn = compile(rp, ctx_with_git(), full_caps());
+  warn.fs_refusals = with_refusal.fs_refusals;
+  CHECK(check_plan(warn, full_caps()));
+  CHECK(check_plan(warn, none));
+  CHECK(check_plan(warn, old));
 }
 
 TEST_CASE("compile: closure problems are reported") {
