@@ -140,6 +140,9 @@ void arm_sandbox(Shell& sh, std::shared_ptr<const policy::ResolvedProfile> profi
   sh.prepare_hook = [&sh, profile, facts]() {
     Session& s = *g_session;
     sandbox::SandboxPlan plan;  // empty: a plain shell (the default profile)
+    // Each activation answers afresh: a refusal of the profile switched away from
+    // must not refuse the programs of the next one.
+    sh.sandbox_refusal.clear();
     // Subshells run inside the sandbox, where $LASH_HOME is out of reach: they
     // write their audit records through this fd, opened before the first fork. It
     // also makes $LASH_HOME exist before the sandbox starts, so the namespace keeps
