@@ -14,10 +14,11 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
-#include <fstream>
-#include <sstream>
+#include <string_view>
 
+#include "base/fileio.h"
 #include "sandbox/landlock_abi.h"
 
 namespace lash::sandbox {
@@ -47,57 +48,69 @@ struct Mount {
   std::string root, point, type, super_opts;
 };
 
-std::vector<Mount> read_mounts() {
-  std::vector<Mount> out;
-  std::ifstream in("/proc/self/mountinfo");
-  std::string line;
-  while (std::getline(in, line)) {
-    std::istringstream ss(line);
-    std::string id, parent, devno, root, point, opts, f;
-    ss >> id >> parent >> devno >> root >> point >> opts;
-    while (ss >> f && f != "-") {
-    }
-    std::string type, source, super_opts;
-    ss >> type >> source >> super_opts;
-    out.push_back({root, point, type, super_opts});
+// The probe runs at every sandboxed session start: these files are read whole with
+// one read() and split in place (iostreams cost more than the kernel's part here).
+std::string read_text(const std::string& path) {
+  std::string out;
+  if (read_whole_file(path, out, 1 << 20) != 0) out.clear();
+  return out;
+}
+
+std::vector<std::string_view> split_on(std::string_view s, char sep) {
+  std::vector<std::string_view> out;
+  for (size_t start = 0; start <= s.size();) {
+    size_t end = s.find(sep, start);
+    if (end == std::string_view::npos) end = s.size();
+    out.push_back(s.substr(start, end - start));
+    start = end + 1;
   }
   return out;
 }
 
-bool has_option(const std::string& opts, const std::string& name) {
-  std::istringstream ss(opts);
-  std::string o;
-  while (std::getline(ss, o, ','))
+std::vector<std::string> split_words(std::string_view s) {
+  std::vector<std::string> out;
+  for (std::string_view w : split_on(s, ' '))
+    for (std::string_view v : split_on(w, '\t'))
+      for (std::string_view x : split_on(v, '\n'))
+        if (!x.empty()) out.emplace_back(x);
+  return out;
+}
+
+std::vector<Mount> read_mounts() {
+  std::vector<Mount> out;
+  std::string text = read_text("/proc/self/mountinfo");
+  for (std::string_view line : split_on(text, '\n')) {
+    std::vector<std::string> f = split_words(line);
+    // id parent devno root point opts [optional...] - type source super_opts
+    auto dash = std::find(f.begin() + std::min<size_t>(f.size(), 6), f.end(), "-");
+    if (f.size() < 6 || dash == f.end()) continue;
+    auto at = [&](size_t after_dash) { return dash + 1 + after_dash < f.end() ? *(dash + 1 + after_dash) : ""; };
+    out.push_back({f[3], f[4], at(0), at(2)});
+  }
+  return out;
+}
+
+bool has_option(std::string_view opts, std::string_view name) {
+  for (std::string_view o : split_on(opts, ','))
     if (o == name) return true;
   return false;
 }
 
 std::string read_first_line(const std::string& path) {
-  std::ifstream in(path);
-  std::string line;
-  std::getline(in, line);
-  return line;
-}
-
-std::vector<std::string> split_words(const std::string& s) {
-  std::istringstream ss(s);
-  std::vector<std::string> out;
-  std::string w;
-  while (ss >> w) out.push_back(w);
-  return out;
+  std::string text = read_text(path);
+  return text.substr(0, text.find('\n'));
 }
 
 // /proc/self/cgroup: "0::/path" for v2, "N:ctrl[,ctrl]:/path" for v1.
 std::string current_cgroup(const std::string& controller) {
-  std::ifstream in("/proc/self/cgroup");
-  std::string line;
-  while (std::getline(in, line)) {
+  std::string text = read_text("/proc/self/cgroup");
+  for (std::string_view line : split_on(text, '\n')) {
     auto a = line.find(':');
-    auto b = line.find(':', a + 1);
-    if (a == std::string::npos || b == std::string::npos) continue;
-    std::string ctrls = line.substr(a + 1, b - a - 1);
-    bool v2_line = line.compare(0, a, "0") == 0 && ctrls.empty();
-    if (controller.empty() ? v2_line : has_option(ctrls, controller)) return line.substr(b + 1);
+    auto b = a == std::string_view::npos ? a : line.find(':', a + 1);
+    if (a == std::string_view::npos || b == std::string_view::npos) continue;
+    std::string_view ctrls = line.substr(a + 1, b - a - 1);
+    bool v2_line = line.substr(0, a) == "0" && ctrls.empty();
+    if (controller.empty() ? v2_line : has_option(ctrls, controller)) return std::string(line.substr(b + 1));
   }
   return "";
 }
@@ -153,9 +166,7 @@ void probe_v1(CgroupV1Controller& out, const char* name, const std::vector<Mount
 // paying for a fork of lash at every session start.
 void probe_userns(Capabilities& c) {
   if (geteuid() == 0) {
-    std::ifstream in("/proc/sys/user/max_user_namespaces");
-    long max = 0;
-    c.user_namespaces = (in >> max) && max > 0;
+    c.user_namespaces = std::strtol(read_text("/proc/sys/user/max_user_namespaces").c_str(), nullptr, 10) > 0;
     return;
   }
   pid_t pid = fork();
