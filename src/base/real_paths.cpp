@@ -1,9 +1,11 @@
 #include "base/real_paths.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -37,6 +39,32 @@ int RealPaths::dir_fd(const std::string& dir, bool* missing) {
   }
   if (missing) *missing = !it->second.valid();
   return it->second.get();
+}
+
+bool RealPaths::may_hold(const std::string& dir, const std::string& name) {
+  auto it = listings_.find(dir);
+  if (it == listings_.end()) {
+    Listing l;
+    int fd = dir_fd(dir);
+    // Listed through the O_PATH fd when there is one, so the listing is of the same
+    // directory the lookups use.
+    int list_fd = fd >= 0 ? ::openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+                          : ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    struct stat st;
+    if (list_fd >= 0 && ::fstat(list_fd, &st) == 0 && st.st_size <= 16 * 1024) {
+      if (DIR* d = ::fdopendir(list_fd)) {
+        list_fd = -1;  // owned by D now
+        errno = 0;
+        while (dirent* e = ::readdir(d)) l.names.insert(e->d_name);
+        l.listed = errno == 0;  // a failed read: look every name up instead
+        ::closedir(d);
+      }
+    }
+    if (list_fd >= 0) ::close(list_fd);
+    if (!l.listed) l.names.clear();
+    it = listings_.emplace(dir, std::move(l)).first;
+  }
+  return !it->second.listed || it->second.names.count(name) > 0;
 }
 
 RealPaths::Resolved RealPaths::full(const std::string& path) {

@@ -7,6 +7,7 @@
 #pragma once
 #include <map>
 #include <string>
+#include <unordered_set>
 
 #include "base/unique_fd.h"
 
@@ -33,11 +34,25 @@ class RealPaths {
   // of fds under a low RLIMIT_NOFILE) is not remembered: callers fall back to names.
   int dir_fd(const std::string& dir, bool* missing = nullptr);
 
+  // Whether DIR (as passed to dir_fd) may hold NAME. A small directory (st_size at
+  // most 16 KiB: a few hundred entries, such as most PATH entries and library
+  // directories other than the main one) is listed once and answers from memory, so a
+  // name it lacks costs no lookup; a larger one, or one that cannot be listed (a
+  // search-only directory), answers true and the caller looks NAME up. A name created
+  // after the listing is missed, as it would be had it been created a moment after a
+  // lookup.
+  bool may_hold(const std::string& dir, const std::string& name);
+
  private:
   Resolved full(const std::string& path);
   bool keep_fds_ = true;
   std::map<std::string, unique_fd> dirs_;         // spelling -> O_PATH fd (-1: missing)
   std::map<std::string, std::string> dir_real_;   // spelling -> realpath ("" if none)
+  struct Listing {
+    bool listed = false;
+    std::unordered_set<std::string> names;
+  };
+  std::map<std::string, Listing> listings_;       // spelling -> its names, when small
 };
 
 }  // namespace lash

@@ -1,6 +1,5 @@
 #include "policy/session_facts.h"
 
-#include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -17,38 +16,6 @@
 #include "policy/paths.h"
 
 namespace lash::policy {
-
-namespace {
-
-// A PATH directory opened for lookups; listed when small (see FsProbe::system).
-struct PathDir {
-  int fd = -1;
-  bool missing = false;  // does not exist; any other failure to open: looked up by name
-  bool listed = false;
-  std::unordered_set<std::string> names;
-};
-
-PathDir open_path_dir(const std::string& dir) {
-  PathDir pd;
-  // O_PATH for the lookups: a search-only (0711) directory is still searched; only
-  // its listing fails, and then every name is looked up.
-  pd.fd = ::open(dir.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
-  pd.missing = pd.fd < 0 && (errno == ENOENT || errno == ENOTDIR);
-  struct stat st;
-  if (pd.fd < 0 || ::fstat(pd.fd, &st) != 0 || st.st_size > 4096) return pd;
-  int list_fd = ::openat(pd.fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  DIR* d = list_fd >= 0 ? ::fdopendir(list_fd) : nullptr;
-  if (!d) {
-    if (list_fd >= 0) ::close(list_fd);
-    return pd;
-  }
-  while (dirent* e = ::readdir(d)) pd.names.insert(e->d_name);
-  ::closedir(d);
-  pd.listed = true;
-  return pd;
-}
-
-}  // namespace
 
 // The real probe keeps syscalls low, because make_session_facts runs at every start-up
 // of a session with an allowlist: one stat() per PATH candidate (none for a name a
@@ -69,33 +36,27 @@ FsProbe FsProbe::system() {
   };
   // Each PATH directory is opened once and candidates are looked up relative to it,
   // so a miss costs one single-component fstatat() instead of a full path walk. A
-  // small directory (most PATH entries before /usr/bin) is listed instead, once:
-  // a name it does not hold then costs no syscall at all. A name listed is still
-  // checked with fstatat(); one created after the listing is missed, as it would be
-  // had it been created a moment after the lookup.
-  auto dirs = std::make_shared<std::unordered_map<std::string, PathDir>>();
+  // small directory (most PATH entries before /usr/bin) is listed instead, once
+  // (RealPaths::may_hold): a name it does not hold then costs no syscall at all. A
+  // name listed is still checked with fstatat().
   auto realpath = fs.realpath;
-  fs.which = [dirs, realpath](std::string_view name, std::string_view path_var)
+  fs.which = [real_paths, realpath](std::string_view name, std::string_view path_var)
       -> std::optional<std::string> {
     for (const auto& d : str::split(path_var, ':')) {
       std::string dir = d.empty() ? std::string(".") : d;
-      auto it = dirs->find(dir);
-      if (it == dirs->end()) it = dirs->emplace(dir, open_path_dir(dir)).first;
-      const PathDir& pd = it->second;
-      struct stat st;
+      // O_PATH for the lookups: a search-only (0711) directory is still searched; only
+      // its listing fails, and then every name is looked up.
+      bool missing = false;
+      int fd = real_paths->dir_fd(dir, &missing);
       std::string n(name);
-      if (pd.missing || (pd.listed && !pd.names.count(n))) continue;
-      if (pd.fd >= 0 ? ::fstatat(pd.fd, n.c_str(), &st, 0) != 0 : ::stat((dir + "/" + n).c_str(), &st) != 0) continue;
+      if (missing || !real_paths->may_hold(dir, n)) continue;
+      struct stat st;
+      if (fd >= 0 ? ::fstatat(fd, n.c_str(), &st, 0) != 0 : ::stat((dir + "/" + n).c_str(), &st) != 0) continue;
       if (!S_ISREG(st.st_mode) || !(st.st_mode & (S_IXUSR | S_IXGRP | S_IXOTH))) continue;
       return realpath(dir + "/" + n);
     }
     return std::nullopt;
   };
-  // The directory fds live as long as the probe; close them with it.
-  fs.which_state = std::shared_ptr<void>(nullptr, [dirs](void*) {
-    for (const auto& [_, d] : *dirs)
-      if (d.fd >= 0) ::close(d.fd);
-  });
   return fs;
 }
 

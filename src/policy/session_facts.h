@@ -32,7 +32,6 @@ struct FsProbe {
   // Optional faster PATH search with the same result as resolve_on_path's loop.
   std::function<std::optional<std::string>(std::string_view name, std::string_view path_var)>
       which;
-  std::shared_ptr<void> which_state;  // releases what `which` keeps open
   static FsProbe system();
 };
 

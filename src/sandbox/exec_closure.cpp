@@ -275,7 +275,7 @@ class Resolver {
   bool has(const std::string& dir, const std::string& name, bool regular) {
     bool missing = false;
     int fd = real_paths_.dir_fd(dir, &missing);
-    if (missing) return false;
+    if (missing || !real_paths_.may_hold(dir, name)) return false;
     struct stat st;
     if ((fd >= 0 ? fstatat(fd, name.c_str(), &st, 0) : stat((dir + "/" + name).c_str(), &st)) != 0) return false;
     return regular ? S_ISREG(st.st_mode) : S_ISDIR(st.st_mode);
