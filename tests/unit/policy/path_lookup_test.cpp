@@ -55,7 +55,11 @@ TEST_CASE("PATH lookup: first executable regular file wins, listed or not") {
   CHECK(!resolve_on_path("absent", path_var, fs));
   // A large directory is not listed; the answer is the same.
   TempDir big;
-  for (int i = 0; i < 800; ++i) big.make("filler-with-a-long-name-" + std::to_string(i), 0644);
+  // Over 16 KiB on ext4 (about 44 bytes an entry) and on tmpfs (20 bytes an entry).
+  for (int i = 0; i < 1000; ++i) big.make("filler-with-a-rather-long-name-" + std::to_string(i), 0644);
+  struct stat big_st;
+  REQUIRE(stat(big.path.c_str(), &big_st) == 0);
+  REQUIRE(big_st.st_size > 16 * 1024);
   std::string in_big = big.make("tool", 0755);
   FsProbe fresh = FsProbe::system();
   CHECK(resolve_on_path("tool", big.path + ":" + later.path, fresh) == in_big);
