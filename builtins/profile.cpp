@@ -129,15 +129,21 @@ int cmd_test(Shell& sh, std::vector<std::string> args) {
   }
   policy::Engine engine(*p, policy::make_session_facts(**p, exec::session_env_of(sh)));
   auto actions = exec::dry_run(sh, *parsed.program, engine);
-  // What the policy allows, the sandbox may still refuse (the real run asks the same).
-  bool spawns = std::any_of(actions.begin(), actions.end(), [](const exec::CheckedAction& a) {
-    return std::holds_alternative<policy::Spawn>(a.planned.action) && a.decision.verdict != policy::Verdict::deny;
+  // What the policy allows, the sandbox may still refuse, as the real run does: every
+  // program, and every file the shell opens for the user (redirections). A dynamic
+  // command word stays dynamic: it may name a builtin, which runs.
+  auto sandboxed_what = [](const policy::Action& action) -> std::optional<std::string> {
+    if (const auto* s = std::get_if<policy::Spawn>(&action)) return "run '" + s->argv0 + "'";
+    if (std::holds_alternative<policy::Redirect>(action)) return "open '" + policy::target_of(action) + "'";
+    return std::nullopt;
+  };
+  bool affected = std::any_of(actions.begin(), actions.end(), [&](const exec::CheckedAction& a) {
+    return a.decision.verdict == policy::Verdict::allow && sandboxed_what(a.planned.action);
   });
-  if (std::optional<std::string> refusal = spawns ? exec::sandbox_refusal_for(sh, **p) : std::nullopt)
+  if (std::optional<std::string> refusal = affected ? exec::sandbox_refusal_for(sh, **p) : std::nullopt)
     for (auto& a : actions)
-      if (const auto* s = std::get_if<policy::Spawn>(&a.planned.action);
-          s && a.decision.verdict != policy::Verdict::deny)
-        a.decision = exec::sandbox_refusal_decision((*p)->name, s->argv0, *refusal);
+      if (auto what = sandboxed_what(a.planned.action); what && a.decision.verdict == policy::Verdict::allow)
+        a.decision = exec::sandbox_refusal_decision((*p)->name, *what, *refusal);
   bool denied = false, dynamic = false;
   for (auto& a : actions) {
     if (a.decision.verdict == policy::Verdict::deny) denied = true;

@@ -202,15 +202,21 @@ std::vector<PlannedAction> plan_actions(Shell& sh, const SimplePlan& p) {
   return out;
 }
 
-policy::Decision sandbox_refusal_decision(const std::string& profile, const std::string& argv0,
+policy::Decision sandbox_refusal_decision(const std::string& profile, const std::string& what,
                                           const std::string& reason) {
   policy::Decision d;
   d.verdict = policy::Verdict::deny;
   d.decided_by.key = "sandbox";
   d.decided_by.file = "this machine";
-  d.problem = "This session (profile: " + profile + ") cannot run '" + argv0 + "' without its sandbox.";
+  d.problem = "This session (profile: " + profile + ") cannot " + what + " without its sandbox.";
   d.suggestion = reason;
   return d;
+}
+
+void report_sandbox_refusal(Shell& sh, const std::string& what) {
+  std::string profile = sh.gate ? sh.gate->profile_name : "default";
+  sh.flush_all();
+  write_all(2, policy::explain::refusal_lines(sandbox_refusal_decision(profile, what, sh.sandbox_refusal)));
 }
 
 std::vector<CheckedAction> check(const std::vector<PlannedAction>& actions, const policy::Engine& engine) {

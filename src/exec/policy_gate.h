@@ -47,11 +47,15 @@ std::optional<PlannedAction> loop_variable_action(Shell& sh, const std::string& 
 // shell actions.
 std::vector<CheckedAction> check(const std::vector<PlannedAction>& actions, const policy::Engine& engine);
 
-// A program the policy allows but the session cannot sandbox (sandbox::check_plan,
-// or a failure while the sandbox was made): refused, with REASON as the suggestion.
-// The real run prints it; `profile test` reports it for each spawn.
-policy::Decision sandbox_refusal_decision(const std::string& profile, const std::string& argv0,
+// An action the policy allows but the session cannot sandbox (sandbox::check_plan,
+// or a failure while the sandbox was made): a program, or a file the shell would open
+// for the user through the sandbox's broker. Refused, with REASON as the suggestion.
+// WHAT is "run 'sh'" or "open 'out.txt'". The real run prints it; `profile test`
+// reports it for each such action.
+policy::Decision sandbox_refusal_decision(const std::string& profile, const std::string& what,
                                           const std::string& reason);
+// Prints that refusal (Problem/Suggestion on stderr) for the session's refusal.
+void report_sandbox_refusal(Shell& sh, const std::string& what);
 
 // The session's policy as the interpreter sees it: set up by main, absent in
 // tests of the bare interpreter (then nothing is checked).

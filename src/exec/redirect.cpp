@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "exec/output.h"
+#include "exec/policy_gate.h"
 #include "exec/shell.h"
 #include "exec/user_files.h"
 
@@ -119,7 +120,15 @@ std::string redirect_error(const PlannedRedirect& r, int err) {
   return std::string(verb) + r.path + ": " + std::strerror(err);
 }
 
-int open_redirect_target(Shell& sh, const PlannedRedirect& r) { return open_user_path(sh, r.path, r.flags); }
+int open_redirect_target(Shell& sh, const PlannedRedirect& r) {
+  int fd = open_user_path(sh, r.path, r.flags);
+  if (fd < 0 && !sh.sandbox_refusal.empty()) {  // fails closed there: say why
+    int err = errno;
+    report_sandbox_refusal(sh, "open '" + r.path + "'");
+    errno = err;
+  }
+  return fd;
+}
 
 unique_fd heredoc_fd(const std::string& text) {
   // Small bodies fit in a pipe's buffer; larger ones go to an unnamed temporary file.

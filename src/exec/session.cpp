@@ -74,6 +74,8 @@ namespace {
 // The plan PROFILE would get in this session, with this machine's capabilities.
 sandbox::SandboxPlan review_plan(Shell& sh, const policy::ResolvedProfile& profile) {
   Session* s = g_session.get();
+  // As the real run (arm_sandbox): $LASH_HOME exists before the context looks at it.
+  if (sandbox::needs_sandbox(profile)) (void)make_directories(policy::lash_home(), 0700);
   policy::SessionEnv env = s ? s->env : session_env_impl(sh);
   auto ctx = sandbox::make_session_context(profile, env);
   if (s && s->sandbox) return sandbox::compile(profile, ctx, s->sandbox->capabilities());
@@ -97,7 +99,11 @@ policy::Json sandbox_review_json(Shell& sh, const policy::ResolvedProfile& profi
 
 std::optional<std::string> sandbox_refusal_for(Shell& sh, const policy::ResolvedProfile& profile) {
   Session* s = g_session.get();
-  if (s && s->active && s->active->name == profile.name && !sh.sandbox_refusal.empty()) return sh.sandbox_refusal;
+  // The active profile's sandbox, once made, may have met a refusal no plan predicts
+  // (a namespace the kernel refused). Before it is made (a pending prepare hook, as
+  // right after a switch), the refusal held is the previous profile's.
+  if (s && s->active && s->active->name == profile.name && !sh.prepare_hook && !sh.sandbox_refusal.empty())
+    return sh.sandbox_refusal;
   if (!sandbox::needs_sandbox(profile)) return std::nullopt;
   sandbox::SandboxPlan plan = review_plan(sh, profile);
   auto r = sandbox::check_plan(plan, s && s->sandbox ? s->sandbox->capabilities() : sandbox::probe_capabilities());

@@ -14,7 +14,6 @@
 #include "base/status.h"
 #include "exec/plan.h"
 #include "exec/policy_gate.h"
-#include "policy/explain.h"
 #include "exec/redirect.h"
 #include "exec/shell.h"
 #include "sandbox/launch.h"
@@ -235,9 +234,7 @@ int report_launch_failure(Shell& sh, const SimplePlan& p, const sandbox::LaunchF
 bool sandbox_refuses(Shell& sh, const std::string& argv0) {
   sh.prepared();  // prepares on first use, which may set sandbox_refusal
   if (sh.sandbox_refusal.empty()) return false;
-  sh.flush_all();
-  std::string profile = sh.gate ? sh.gate->profile_name : "default";
-  write_all(2, policy::explain::refusal_lines(sandbox_refusal_decision(profile, argv0, sh.sandbox_refusal)));
+  report_sandbox_refusal(sh, "run '" + argv0 + "'");
   return true;
 }
 

@@ -202,6 +202,7 @@ Capabilities probe_capabilities() {
   probe_v1(c.v1_pids, "pids", mounts);
   probe_v1(c.v1_memory, "memory", mounts);
   probe_userns(c);
+  c.root = geteuid() == 0;
   return c;
 }
 

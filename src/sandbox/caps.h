@@ -36,6 +36,7 @@ struct Capabilities {
   CgroupV1Controller v1_memory;
 
   bool user_namespaces = false;  // an unprivileged user namespace can be created
+  bool root = false;             // euid 0: the session namespace needs no user namespace
 
   bool has_cgroup2_controller(const std::string& name) const;
   bool can_limit_pids() const;    // v2 pids delegated or v1 pids writable

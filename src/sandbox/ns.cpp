@@ -246,7 +246,7 @@ Result<NamespaceHelper> start_session_namespace(const NamespaceSpec& spec_in, co
       !spec.read_only_root && !spec.private_proc)
     return h;  // nothing to do: pid stays -1
   if (h.uid != 0 && !caps.user_namespaces)
-    return Error{"the session mount namespace needs a user namespace, which this kernel refuses", "", EPERM, {}};
+    return Error{kNeedsUserNamespace, "", EPERM, {}};
 
   int ready[2], done[2];
   if (pipe2(ready, O_CLOEXEC) != 0) return sys_error("cannot create a pipe", "", errno);

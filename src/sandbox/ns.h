@@ -30,6 +30,11 @@
 
 namespace lash::sandbox {
 
+// Why a session namespace cannot be made by a user other than root here (ns.cpp and
+// check_plan() say it the same way).
+inline constexpr const char* kNeedsUserNamespace =
+    "the session mount namespace needs a user namespace, which this kernel refuses";
+
 struct NamespaceSpec {  // all paths absolute
   bool read_only_root = false;          // every mount read-only, then `writable` re-bound
   std::vector<std::string> writable;    // read-write (with read_only_root)

@@ -218,6 +218,12 @@ Result<void> check_plan(const SandboxPlan& plan, const Capabilities& caps) {
   bool wants_landlock = plan.restrict_fs || plan.restrict_net || plan.scope_signals || plan.scope_abstract_unix;
   if (wants_landlock && caps.landlock_abi < 1 && !fs_warn_only(plan))
     return Error{"the kernel has no Landlock: " + caps.landlock_error, "", 0, {}};
+  // start_namespace()/finish_namespace(): protect and noexec need the namespace, which
+  // a user other than root makes inside a user namespace. (Masked sockets need it only
+  // where the host has sockets to mask: known when they are looked for.)
+  bool ns_required = plan.restrict_fs && (!plan.protect.empty() || !plan.noexec.empty());
+  if (ns_required && !caps.root && !caps.user_namespaces && plan.fs_enforcement != Enforcement::warn)
+    return Error{kNeedsUserNamespace, "", EPERM, {}};
   return {};
 }
 

@@ -502,7 +502,9 @@ TEST_CASE("check_plan: refuses under enforce what prepare() would, allows under 
   auto rp = ci_profile();
   auto plan = compile(rp, ctx_with_git(), full_caps());
   CHECK(check_plan(plan, full_caps()));
-  CHECK(check_plan(compile(open_profile(), ctx_with_git(), full_caps()), Capabilities{}));  // nothing to enforce
+  auto open_plan = compile(open_profile(), ctx_with_git(), full_caps());
+  REQUIRE(open_plan.empty());
+  CHECK(check_plan(open_plan, Capabilities{}));  // nothing to enforce, nothing missing matters
   auto refused = [](const lash::Result<void>& r, const std::string& text) {
     return !r && r.error().message().find(text) != std::string::npos;
   };
@@ -518,13 +520,41 @@ TEST_CASE("check_plan: refuses under enforce what prepare() would, allows under 
   Capabilities old = full_caps();
   old.landlock_abi = 2;
   CHECK(refused(check_plan(plan, old), "needs Landlock ABI 3, this kernel has ABI 2"));
-  // enforcement = warn: each of them runs (prepare() says so in a note).
+  // Network port rules need ABI 4; under network enforcement = enforce they are
+  // refused even when the filesystem is only warned about.
+  auto net = plan;
+  net.restrict_net = true;
+  Capabilities abi3 = full_caps();
+  abi3.landlock_abi = 3;
+  CHECK(refused(check_plan(net, abi3), "the TCP port rules of [network] needs Landlock ABI 4"));
+  // protect and noexec need the session namespace: a user other than root makes it in
+  // a user namespace. Root does not need one.
+  auto ns = plan;
+  ns.noexec = {"/home/u/proj"};
+  Capabilities no_userns = full_caps();
+  no_userns.user_namespaces = false;
+  CHECK(refused(check_plan(ns, no_userns), "needs a user namespace, which this kernel refuses"));
+  auto bare = plan;  // the read-only root alone: made where it can be, else said
+  bare.protect.clear();
+  bare.noexec.clear();
+  CHECK(check_plan(bare, no_userns));
+  no_userns.root = true;
+  CHECK(check_plan(ns, no_userns));
+  no_userns.root = false;
+  // enforcement = warn: each of them runs (prepare() says so in a note), except the
+  // network rules, whose own enforcement is still `enforce`.
   rp.values.fs_enforcement.value = policy::Enforcement::warn;
   auto warn = compile(rp, ctx_with_git(), full_caps());
   warn.fs_refusals = with_refusal.fs_refusals;
+  warn.noexec = ns.noexec;
   CHECK(check_plan(warn, full_caps()));
   CHECK(check_plan(warn, none));
   CHECK(check_plan(warn, old));
+  CHECK(check_plan(warn, no_userns));
+  auto warn_fs_enforce_net = warn;
+  warn_fs_enforce_net.restrict_net = true;
+  CHECK(refused(check_plan(warn_fs_enforce_net, abi3), "needs Landlock ABI 4"));
+  CHECK(refused(check_plan(warn_fs_enforce_net, none), "the kernel has no Landlock"));
 }
 
 TEST_CASE("compile: closure problems are reported") {
