@@ -15,7 +15,6 @@
 #include "policy/session_select.h"
 #include "policy/store.h"
 #include "sandbox/compile.h"
-#include "sandbox/launch.h"
 
 namespace lash::exec {
 
@@ -57,20 +56,16 @@ int edit_profile_file(Shell& sh, const std::string& name, const std::string& pat
   const std::string* visual = sh.vars.get("VISUAL");
   const std::string* editor = sh.vars.get("EDITOR");
   std::string prog = visual && !visual->empty() ? *visual : editor && !editor->empty() ? *editor : "vi";
-  sandbox::SpawnSpec spec;
-  spec.path = prog.find('/') != std::string::npos ? prog : sh.find_command(prog);
-  if (spec.path.empty()) {
+  std::string editor_path = prog.find('/') != std::string::npos ? prog : sh.find_command(prog);
+  if (editor_path.empty()) {
     ::unlink(tmp.c_str());
     sh.error("profile edit: editor '" + prog + "' not found (set VISUAL or EDITOR)");
     return 1;
   }
-  spec.argv = {prog, tmp};
-  spec.envp = sh.vars.environment();
+  // A program like any other: the profile's spawn lists, the children's environment
+  // and the session's sandbox (or its refusal) apply to the editor too.
   sh.flush_all();
-  auto r = sandbox::launch(sh.prepared(), spec);
-  int st = 126;
-  if (r && r->failure.step == sandbox::ChildStep::none) st = sh.wait_pid(r->pid);
-  else if (r && r->pid > 0) sh.wait_pid(r->pid);
+  int st = sh.run_program(editor_path, {prog, tmp});
   if (st != 0) {
     ::unlink(tmp.c_str());
     sh.error("profile edit: the editor failed (status " + std::to_string(st) + "); '" + name + "' is unchanged");

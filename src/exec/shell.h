@@ -99,6 +99,11 @@ class Shell {
   // eval / . / command-string helpers
   int eval_string(std::string_view text, const std::string& filename);
   int call_function(const std::shared_ptr<const ast::Command>& body, std::vector<std::string>& argv);
+  // Runs the program at PATH with ARGV for lash itself (`profile edit`'s $EDITOR)
+  // exactly as a typed command would run: checked by the profile (spawn lists),
+  // given the children's environment, under the session's sandbox or refused with its
+  // refusal, audited. Returns its status (126 when refused).
+  int run_program(const std::string& path, const std::vector<std::string>& argv);
 
   // ---- expansion (expand.cpp) -------------------------------------------------
   void expand_words(const std::vector<ast::Word>& words, std::vector<std::string>& out);

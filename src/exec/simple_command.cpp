@@ -494,6 +494,16 @@ int Interp::run_simple(Shell& sh, const ast::SimpleCommand& sc, bool tail) {
   return st;
 }
 
+int Shell::run_program(const std::string& path, const std::vector<std::string>& argv) {
+  SimplePlan p;
+  p.kind = SimplePlan::Kind::external;
+  p.path = path;
+  p.argv = argv;
+  std::optional<PendingSpawnRecord> spawn_record;
+  if (gate && !gate_allows(*this, p, &spawn_record)) return status::refused;
+  return run_external(*this, p, /*tail=*/false, spawn_record);
+}
+
 int Shell::call_function(const std::shared_ptr<const ast::Command>& body, std::vector<std::string>& argv) {
   if (call_depth >= kMaxCallDepth)
     throw FatalError{argv[0] + ": function call depth limit (" + std::to_string(kMaxCallDepth) + ") reached", 2};
