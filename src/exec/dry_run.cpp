@@ -55,10 +55,15 @@ class DryWalker {
       maybe(l->condition);
       maybe(l->body);
     } else if (auto* f = std::get_if<ast::ForClause>(&c.v)) {
+      for (const auto& w : f->words) substitutions_in(w);
       if (auto a = loop_variable_action(sh_, f->var)) add({*a}, false);
       maybe(f->body);
     } else if (auto* cs = std::get_if<ast::CaseClause>(&c.v)) {
-      for (const auto& item : cs->items) maybe(item.body);
+      substitutions_in(cs->subject);
+      for (const auto& item : cs->items) {
+        for (const auto& w : item.patterns) substitutions_in(w);
+        maybe(item.body);
+      }
     } else if (auto* fd = std::get_if<ast::FunctionDef>(&c.v)) {
       // Known from now on for the commands that follow in the dry run.
       sh_.functions[fd->name] = fd->body;
@@ -91,6 +96,10 @@ class DryWalker {
       return;
     }
     bool substituted = sh_.dry_dynamic;
+    // A command of assignments only expands them when it runs (each may see the one
+    // before): their substitutions run then, so the dry run walks them too.
+    if (p.deferred_assigns)
+      for (const auto& a : *p.deferred_assigns) substitutions_in(a.value);
     if (!sc.words.empty() && p.dynamic_name) {
       // The command name comes from an expansion: what runs is decided at run
       // time, whatever it expands to now.
@@ -101,6 +110,17 @@ class DryWalker {
     add(plan_actions(sh_, p), substituted);
     if (p.builtin && (p.kind == SimplePlan::Kind::builtin || p.kind == SimplePlan::Kind::special_builtin))
       nested_text(p);
+  }
+
+  // A word the walk does not plan as part of a simple command (a for list, a case
+  // subject or pattern, a deferred assignment): expanded in dry mode only so that each
+  // $(...) in it is walked (Shell::dry_visit); nothing runs and nothing is assigned.
+  void substitutions_in(const ast::Word& w) {
+    try {
+      (void)sh_.expand_string(w);
+    } catch (const FatalError&) {
+    } catch (const Refused&) {
+    }
   }
 
   // eval TEXT and . FILE run shell text: plan that text too.
