@@ -11,6 +11,7 @@
 #include "base/fileio.h"
 #include "base/strutil.h"
 #include "builtins/families.h"
+#include "exec/policy_gate.h"
 #include "exec/shell.h"
 #include "exec/user_files.h"
 
@@ -94,8 +95,10 @@ int bi_dot(Shell& sh, std::vector<std::string>& argv) {
   }
   std::string text;
   // Read through the session's broker when sandboxed: the kernel checks it.
-  if (int err = exec::read_user_file(sh, path, text))
+  if (int err = exec::read_user_file(sh, path, text)) {
+    if (!sh.sandbox_refusal.empty()) exec::report_sandbox_refusal(sh, "read '" + path + "'");  // failed closed: say why
     throw FatalError{".: cannot open " + path + ": " + std::strerror(err), 2};
+  }
   if (sh.call_depth >= exec::kMaxCallDepth) throw FatalError{".: nesting limit reached", 2};
   std::vector<std::string> saved;
   bool new_params = argv.size() > 2;
