@@ -11,19 +11,22 @@
 #include <fstream>
 
 namespace lash::sandbox {
+Result<void> write_cgroup_file(const std::string& path, const std::string& value) {
+  unique_fd fd(open(path.c_str(), O_WRONLY | O_CLOEXEC));
+  if (!fd) return sys_error("cannot open", path, errno);
+  ssize_t n;
+  do n = write(fd.get(), value.data(), value.size());
+  while (n < 0 && errno == EINTR);
+  if (n != static_cast<ssize_t>(value.size())) return sys_error("cannot write", path, n < 0 ? errno : EIO);
+  return {};
+}
+
 namespace {
 
 std::string join(const std::string& mount, const std::string& current) {
   return mount + (current == "/" ? "" : current);
 }
 
-Result<void> write_file(const std::string& path, const std::string& value) {
-  unique_fd fd(open(path.c_str(), O_WRONLY | O_CLOEXEC));
-  if (!fd) return sys_error("cannot open", path, errno);
-  ssize_t n = write(fd.get(), value.data(), value.size());
-  if (n != static_cast<ssize_t>(value.size())) return sys_error("cannot write", path, n < 0 ? errno : EIO);
-  return {};
-}
 
 bool exists(const std::string& p) {
   struct stat st;
@@ -54,11 +57,11 @@ Result<void> setup_v2(SessionCgroup& cg, const Capabilities& caps, const Limits&
   if (auto r = make_dir(dir); !r) return r;
   cg.v2_dir = dir;
   if (l.processes && controller_enabled(dir, "pids")) {
-    if (auto r = write_file(dir + "/pids.max", std::to_string(l.processes)); !r) return r;
+    if (auto r = write_cgroup_file(dir + "/pids.max", std::to_string(l.processes)); !r) return r;
     cg.pids_limited = true;
   }
   if (l.memory && controller_enabled(dir, "memory")) {
-    if (auto r = write_file(dir + "/memory.max", std::to_string(l.memory)); !r) return r;
+    if (auto r = write_cgroup_file(dir + "/memory.max", std::to_string(l.memory)); !r) return r;
     cg.memory_limited = true;
   }
   return {};
@@ -70,7 +73,7 @@ Result<void> setup_v1(SessionCgroup& cg, const CgroupV1Controller& c, const std:
   std::string dir = join(c.mount, c.current) + "/" + name;
   if (auto r = make_dir(dir); !r) return r;
   cg.v1_dirs.push_back(dir);
-  return write_file(dir + "/" + file, std::to_string(value));
+  return write_cgroup_file(dir + "/" + file, std::to_string(value));
 }
 
 void sleep_us(long us) {
@@ -140,11 +143,11 @@ void kill_and_remove(const std::vector<std::string>& dirs, pid_t spare, bool spa
   for (const std::string& dir : dirs) {
     if (!exists(dir)) continue;
     bool holds_spare = spare > 0 && (spare_may_arrive || cgroup_has(dir, spare));
-    bool killed = !holds_spare && exists(dir + "/cgroup.kill") && write_file(dir + "/cgroup.kill", "1").ok();
+    bool killed = !holds_spare && exists(dir + "/cgroup.kill") && write_cgroup_file(dir + "/cgroup.kill", "1").ok();
     // Without cgroup.kill (or with lash inside): freeze (v2) so nothing forks while we
     // kill, then kill each pid. A frozen lash could not go on, so not with lash inside.
     bool frozen = !killed && !holds_spare && exists(dir + "/cgroup.freeze") &&
-                  write_file(dir + "/cgroup.freeze", "1").ok();
+                  write_cgroup_file(dir + "/cgroup.freeze", "1").ok();
     // A killed process leaves the cgroup within tens of microseconds: wait in short
     // steps first (doubling from 50 us to 10 ms, about 2 s in all).
     long wait_us = 50;
@@ -160,7 +163,7 @@ void kill_and_remove(const std::vector<std::string>& dirs, pid_t spare, bool spa
       sleep_us(wait_us);
       wait_us = std::min(wait_us * 2, 10000L);
     }
-    if (frozen) (void)write_file(dir + "/cgroup.freeze", "0");
+    if (frozen) (void)write_cgroup_file(dir + "/cgroup.freeze", "0");
     if (!holds_spare) removable.push_back(dir);
   }
   // Children before parents does not matter here: each dir is a leaf we created.

@@ -45,6 +45,10 @@ Result<SessionCgroup> create_session_cgroup(const Capabilities& caps, const Limi
 // is removed here. Used at exit, at profile switch and by the watchdog.
 void kill_and_remove(const std::vector<std::string>& dirs, pid_t spare = 0, bool spare_may_arrive = false);
 
+// Writes VALUE to a cgroup control file (cgroup.procs, tasks, pids.max, ...) with one
+// write(), retried on EINTR: the kernel takes a control value whole or not at all.
+Result<void> write_cgroup_file(const std::string& path, const std::string& value);
+
 // True when PID is listed in DIR's cgroup.procs.
 bool cgroup_has(const std::string& dir, pid_t pid);
 

@@ -151,12 +151,8 @@ namespace {
 
 // Writes "0" to DIR/tasks: moves the calling thread (all of single-threaded lash).
 Result<void> move_self_by_thread(const std::string& dir) {
-  unique_fd fd(open((dir + "/tasks").c_str(), O_WRONLY | O_CLOEXEC));
-  if (!fd) return sys_error("cannot join the session cgroup", dir, errno);
-  ssize_t n;
-  do n = write(fd.get(), "0", 1);
-  while (n < 0 && errno == EINTR);
-  if (n != 1) return sys_error("cannot join the session cgroup", dir, n < 0 ? errno : EIO);
+  if (auto r = write_cgroup_file(dir + "/tasks", "0"); !r)
+    return sys_error("cannot join the session cgroup", dir, r.error().err ? r.error().err : EIO);
   return {};
 }
 

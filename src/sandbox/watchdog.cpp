@@ -67,17 +67,9 @@ bool lash_inside(const std::vector<std::string>& dirs, pid_t lash) {
 // Moves lash into each session cgroup by writing its pid (the watchdog itself stays
 // outside). Returns 0 or the errno of the first failure.
 int move_lash_in(pid_t lash, const std::vector<std::string>& dirs) {
-  std::string text = std::to_string(lash);
-  for (const std::string& d : dirs) {
-    int fd = open((d + "/cgroup.procs").c_str(), O_WRONLY | O_CLOEXEC);
-    if (fd < 0) return errno;
-    ssize_t n;
-    do n = write(fd, text.data(), text.size());
-    while (n < 0 && errno == EINTR);
-    int err = n == static_cast<ssize_t>(text.size()) ? 0 : n < 0 ? errno : EIO;
-    close(fd);
-    if (err) return err;
-  }
+  for (const std::string& d : dirs)
+    if (auto r = write_cgroup_file(d + "/cgroup.procs", std::to_string(lash)); !r)
+      return r.error().err ? r.error().err : EIO;
   return 0;
 }
 
@@ -99,13 +91,8 @@ void leave_session_cgroups(const std::vector<std::pair<std::string, std::string>
                                        : ("," + controllers + ",").find("," + controller + ",") != std::string::npos;
       if (!match) continue;
       std::string parent = mount + path.substr(0, at);
-      for (const char* file : {"/tasks", "/cgroup.procs"}) {
-        int fd = open((parent + file).c_str(), O_WRONLY | O_CLOEXEC);
-        if (fd < 0) continue;
-        bool moved = write(fd, "0", 1) == 1;
-        close(fd);
-        if (moved) break;
-      }
+      for (const char* file : {"/tasks", "/cgroup.procs"})
+        if (write_cgroup_file(parent + file, "0")) break;
     }
   }
 }
