@@ -1,6 +1,9 @@
 #include "exec/dry_run.h"
 
+#include <unistd.h>
+
 #include "base/fileio.h"
+#include "base/strutil.h"
 
 
 #include "exec/interp.h"
@@ -21,6 +24,11 @@ class DryWalker {
   }
 
   std::vector<CheckedAction> take() { return std::move(out_); }
+
+  // An assignment inside an expansion (Shell::dry_assign).
+  void assigned(const std::string& name) {
+    if (auto a = loop_variable_action(sh_, name)) add({*a});
+  }
 
  private:
   void and_or(const ast::AndOr& ao) {
@@ -56,7 +64,7 @@ class DryWalker {
       maybe(l->body);
     } else if (auto* f = std::get_if<ast::ForClause>(&c.v)) {
       for (const auto& w : f->words) substitutions_in(w);
-      if (auto a = loop_variable_action(sh_, f->var)) add({*a}, false);
+      if (auto a = loop_variable_action(sh_, f->var)) add({*a});
       maybe(f->body);
     } else if (auto* cs = std::get_if<ast::CaseClause>(&c.v)) {
       substitutions_in(cs->subject);
@@ -76,7 +84,8 @@ class DryWalker {
           SimplePlan p;
           p.kind = SimplePlan::Kind::assignments_only;
           p.redirects = std::move(planned);
-          add(plan_actions(sh_, p), false);
+          relative_after_cd(p);
+          add(plan_actions(sh_, p));
         }
       } catch (const FatalError&) {
       }
@@ -85,17 +94,30 @@ class DryWalker {
   }
 
   void simple(const ast::SimpleCommand& sc) {
+    // A substitution's body is walked in the middle of the enclosing command's
+    // expansion: that command's flag is kept for it.
+    struct KeepFlag {
+      bool& flag;
+      bool saved;
+      ~KeepFlag() { flag = saved; }
+    } keep{sh_.dry_dynamic, sh_.dry_dynamic};
     SimplePlan p;
     bool via_command = false;
     sh_.dry_dynamic = false;
+    bool planned = false;
     try {
-      if (!Interp::plan(sh_, sc, p, via_command)) return;
+      planned = Interp::plan(sh_, sc, p, via_command);
     } catch (const FatalError&) {
-      return;  // an expansion that would fail at run time: nothing to decide
     } catch (const Refused&) {
+    }
+    if (!planned) {
+      // It fails to plan with today's values; with the run's it may plan and run.
+      // What it would run is unknown: said, not left out.
+      if (!sc.words.empty()) add({{policy::Spawn{word_display(sc.words[0]), ""}, true}});
       return;
     }
     bool substituted = sh_.dry_dynamic;
+    relative_after_cd(p);
     // A command of assignments only expands them when it runs (each may see the one
     // before): their substitutions run then, so the dry run walks them too.
     if (p.deferred_assigns)
@@ -104,12 +126,76 @@ class DryWalker {
       // The command name comes from an expansion: what runs is decided at run
       // time, whatever it expands to now.
       std::vector<PlannedAction> one{{policy::Spawn{word_display(sc.words[0]), ""}, true}};
-      add(std::move(one), false);
+      add(std::move(one));
       return;
     }
-    add(plan_actions(sh_, p), substituted);
-    if (p.builtin && (p.kind == SimplePlan::Kind::builtin || p.kind == SimplePlan::Kind::special_builtin))
-      nested_text(p);
+    add(plan_actions(sh_, p));
+    if (p.builtin && (p.kind == SimplePlan::Kind::builtin || p.kind == SimplePlan::Kind::special_builtin)) {
+      std::string_view name = p.builtin->name;
+      if (substituted) dynamic_env_operands(sc, name);
+      if (name == "set") follow_allexport(p);
+      if (name == "cd" || name == "pushd" || name == "popd") cwd_changed_ = true;
+      std::string sub = name == "profile" && p.argv.size() > 1 ? p.argv[1] : "";
+      if (sub == "edit") editor_spawn();
+      // What follows runs under another profile (or a reloaded one): this walk decides
+      // with the profile it was given, so it cannot say.
+      if (sub == "switch" || sub == "reload") switched_ = true;
+      nested_text(p, substituted);
+    }
+  }
+
+  // export/readonly/unset/local/read/getopts with an operand only the run knows: which
+  // variable changes is unknown.
+  void dynamic_env_operands(const ast::SimpleCommand& sc, std::string_view name) {
+    policy::EnvOp op;
+    if (name == "export") op = policy::EnvOp::export_var;
+    else if (name == "unset") op = policy::EnvOp::unset;
+    else if (name == "readonly") op = policy::EnvOp::readonly;
+    else if (name == "local" || name == "read" || name == "getopts") op = policy::EnvOp::set;
+    else return;
+    for (size_t i = 1; i < sc.words.size(); ++i) {
+      const auto& w = sc.words[i];
+      if (w.parts.size() == 1 && std::holds_alternative<ast::Literal>(w.parts[0].v)) continue;
+      add({{policy::EnvChange{word_display(w), op}, true}});
+    }
+  }
+
+  // `set -a` / `set -o allexport` (and + to undo): every later assignment exports, so
+  // it is an environment change the profile decides. dry_run() restores the option.
+  void follow_allexport(const SimplePlan& p) {
+    for (size_t i = 1; i < p.argv.size(); ++i) {
+      const std::string& a = p.argv[i];
+      if (a == "--" || a.size() < 2 || (a[0] != '-' && a[0] != '+')) break;
+      bool on = a[0] == '-';
+      if ((a == "-o" || a == "+o") && i + 1 < p.argv.size()) {
+        if (p.argv[++i] == "allexport") sh_.vars.allexport = on;
+        continue;
+      }
+      if (a.find('a') != std::string::npos) sh_.vars.allexport = on;
+    }
+  }
+
+  // After a `cd` in the walk, a relative name is resolved against a directory only the
+  // run knows.
+  void relative_after_cd(SimplePlan& p) {
+    if (!cwd_changed_) return;
+    for (auto& r : p.redirects)
+      if (r.kind == PlannedRedirect::Kind::open && (r.path.empty() || r.path[0] != '/')) r.dynamic = true;
+    if (p.kind == SimplePlan::Kind::external && !p.argv.empty() && p.argv[0].find('/') != std::string::npos &&
+        p.argv[0][0] != '/')
+      p.dynamic_name = true;
+  }
+
+  // `profile edit` starts $VISUAL / $EDITOR / vi as a typed command (Shell::run_program).
+  void editor_spawn() {
+    const std::string* visual = sh_.vars.get("VISUAL");
+    const std::string* editor = sh_.vars.get("EDITOR");
+    std::string prog = visual && !visual->empty() ? *visual : editor && !editor->empty() ? *editor : "vi";
+    SimplePlan e;
+    e.argv = {prog};
+    e.path = prog.find('/') != std::string::npos ? prog : sh_.find_command(prog);
+    e.kind = e.path.empty() ? SimplePlan::Kind::not_found : SimplePlan::Kind::external;
+    add(plan_actions(sh_, e));
   }
 
   // A word the walk does not plan as part of a simple command (a for list, a case
@@ -123,16 +209,37 @@ class DryWalker {
     }
   }
 
-  // eval TEXT and . FILE run shell text: plan that text too.
-  void nested_text(const SimplePlan& p) {
+  // eval TEXT, . FILE and trap TEXT SIGNAL... run shell text: plan that text too. Text
+  // only the run knows (a substitution or variable in it, a file not there yet) is
+  // reported as running something unknown.
+  void nested_text(const SimplePlan& p, bool substituted) {
+    std::string_view name = p.builtin->name;
     std::string text;
-    if (p.builtin->name == "eval") {
+    auto unknown = [&](const std::string& what) { add({{policy::Spawn{what, ""}, true}}); };
+    if (name == "eval") {
+      if (substituted) return unknown("eval ...");
       for (size_t i = 1; i < p.argv.size(); ++i) {
         if (i > 1) text += ' ';
         text += p.argv[i];
       }
-    } else if (p.builtin->name == "." && p.argv.size() > 1) {
-      if (read_whole_file(p.argv[1], text, 1u << 20) != 0) return;
+    } else if (name == "." && p.argv.size() > 1) {
+      if (substituted) return unknown(". ...");
+      std::string file = p.argv[1];
+      if (file.find('/') == std::string::npos) {  // as the builtin: searched on PATH
+        const std::string* path = sh_.vars.get("PATH");
+        for (const auto& dir : str::split(path ? *path : std::string(), ':')) {
+          std::string cand = (dir.empty() ? std::string(".") : dir) + "/" + file;
+          if (::access(cand.c_str(), R_OK) == 0) {
+            file = cand;
+            break;
+          }
+        }
+      }
+      if (read_whole_file(file, text, 1u << 20) != 0) return unknown(". " + p.argv[1]);
+    } else if (name == "trap" && p.argv.size() > 2 && p.argv[1] != "-" && !p.argv[1].empty() &&
+               p.argv[1].find_first_not_of("0123456789") != std::string::npos) {
+      if (substituted) return unknown("trap ...");
+      text = p.argv[1];
     } else {
       return;
     }
@@ -169,11 +276,9 @@ class DryWalker {
     return out;
   }
 
-  void add(std::vector<PlannedAction> actions, bool substituted) {
-    for (auto& a : actions) {
-      // A redirect target built from a substitution is only known at run time.
-      if (substituted && std::holds_alternative<policy::Redirect>(a.action)) a.dynamic = true;
-    }
+  void add(std::vector<PlannedAction> actions) {
+    if (switched_)
+      for (auto& a : actions) a.dynamic = true;
     for (auto& c : check(actions, engine_)) out_.push_back(std::move(c));
   }
 
@@ -182,6 +287,8 @@ class DryWalker {
   std::vector<CheckedAction> out_;
   int depth_ = 0;
   int nested_ = 0;
+  bool cwd_changed_ = false;  // a cd was walked
+  bool switched_ = false;     // a profile switch or reload was walked
 };
 
 }  // namespace
@@ -190,15 +297,20 @@ std::vector<CheckedAction> dry_run(Shell& sh, const ast::List& program, const po
   // Dry mode for the duration; the function table is restored afterwards so the
   // walk's definitions do not leak into the session.
   auto saved_functions = sh.functions;
+  bool saved_allexport = sh.vars.allexport;
   bool saved_dry = sh.dry;
   auto saved_visit = std::move(sh.dry_visit);
+  auto saved_assign = std::move(sh.dry_assign);
   DryWalker walker(sh, engine);
   sh.dry = true;
   sh.dry_visit = [&walker](const ast::List& body) { walker.list(body); };
+  sh.dry_assign = [&walker](const std::string& name) { walker.assigned(name); };
   walker.list(program);
   sh.dry = saved_dry;
   sh.dry_visit = std::move(saved_visit);
+  sh.dry_assign = std::move(saved_assign);
   sh.functions = std::move(saved_functions);
+  sh.vars.allexport = saved_allexport;
   return walker.take();
 }
 

@@ -194,7 +194,10 @@ struct ArithShellVars : ArithVars {
     return v;
   }
   bool set(std::string_view name, int64_t value, std::string* error) override {
-    if (sh.dry) return true;  // the dry run changes nothing
+    if (sh.dry) {  // the dry run changes nothing, but says what would change
+      if (sh.dry_assign) sh.dry_assign(std::string(name));
+      return true;
+    }
     if (!sh.vars.set(name, std::to_string(value))) {
       if (sh.vars.last_refused) throw Refused{};
       *error = std::string(name) + ": is read only";
@@ -252,8 +255,8 @@ class Expander {
         if (sh_.dry) {
           // The dry run runs nothing: the value is only known at run time, but the
           // commands inside are planned and reported too.
-          sh_.dry_dynamic = true;
           if (cs.body && sh_.dry_visit) sh_.dry_visit(*cs.body);
+          sh_.dry_dynamic = true;  // after the visit, which plans commands of its own
           break;
         }
         std::string out = cs.body ? sh_.command_substitution(*cs.body) : std::string();
@@ -265,7 +268,14 @@ class Expander {
         std::string expr = ar.expr ? sh_.expand_string(*ar.expr) : std::string();
         ArithShellVars av(sh_);
         ArithResult r = arith_eval(expr, av);
-        if (r.error) throw FatalError{"arithmetic expression: " + *r.error + ": \"" + expr + "\"", 2};
+        if (sh_.dry) {
+          // Variables are not what they will be (see parameter()): nor is the value,
+          // and an error now (1/x with x unset) need not be one then.
+          sh_.dry_dynamic = true;
+          if (r.error) r.value = 0;
+        } else if (r.error) {
+          throw FatalError{"arithmetic expression: " + *r.error + ": \"" + expr + "\"", 2};
+        }
         b_.expansion(std::to_string(r.value), quoted);
         break;
       }
@@ -383,6 +393,26 @@ class Expander {
   void parameter(const ast::Parameter& prm, bool quoted) {
     if (!valid_parameter_name(prm.name)) throw FatalError{"${" + prm.name + "}: bad substitution", 2};
     bool special_all = prm.name == "@" || prm.name == "*";
+    using Op = ast::ParamOp;
+    if (sh_.dry) {
+      // The dry run assigns nothing and runs nothing, so a variable's value now is not
+      // its value when the script runs (an assignment earlier in it, a loop, $1), except
+      // the session's own identity. A word an operator may expand (${x:-$(cmd)}) runs
+      // in some run: its substitutions are walked once, whatever the value now.
+      bool stable = prm.name == "HOME" || prm.name == "USER" || prm.name == "LOGNAME";
+      if (!stable) sh_.dry_dynamic = true;
+      bool word_op = prm.op == Op::use_default || prm.op == Op::use_alternate || prm.op == Op::assign_default ||
+                     prm.op == Op::error_if_unset;
+      if (word_op && prm.arg) {
+        std::string value;
+        bool set = lookup(prm.name, value);
+        (void)sh_.expand_string(*prm.arg);
+        bool present = set && !(prm.colon && value.empty());
+        if (prm.op == Op::assign_default && (!present || !stable) && sh_.dry_assign) sh_.dry_assign(prm.name);
+        b_.expansion(set ? value : std::string(), quoted);
+        return;
+      }
+    }
     if (prm.op == ast::ParamOp::plain && special_all) {
       emit_all_params(quoted, prm.name == "*");
       return;
@@ -390,7 +420,6 @@ class Expander {
     std::string value;
     bool set = lookup(prm.name, value);
     if (special_all) set = true;  // as dash: "${@-x}" with no parameters is empty
-    using Op = ast::ParamOp;
     switch (prm.op) {
       case Op::plain:
         if (!set && sh_.opt.nounset) unset_error(prm);

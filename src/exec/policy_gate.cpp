@@ -67,6 +67,11 @@ void builtin_env_actions(Shell& sh, const SimplePlan& p, std::vector<PlannedActi
     }
     return;
   }
+  if (name == "getopts") {
+    // getopts OPTSTRING NAME: NAME is assigned (OPTIND is the shell's own).
+    if (p.argv.size() > 2 && syntax::is_name(p.argv[2])) env_action(sh, out, p.argv[2], policy::EnvOp::set, true);
+    return;
+  }
   bool is_export = name == "export", is_readonly = name == "readonly", is_unset = name == "unset",
        is_local = name == "local";
   if (!is_export && !is_readonly && !is_unset && !is_local) return;
@@ -198,7 +203,7 @@ std::vector<PlannedAction> plan_actions(Shell& sh, const SimplePlan& p) {
   }
   for (const auto& r : p.redirects)
     if (r.kind == PlannedRedirect::Kind::open)
-      out.push_back({policy::Redirect{resolve_target_path(r.path), mode_of(r)}, false});
+      out.push_back({policy::Redirect{resolve_target_path(r.path), mode_of(r)}, r.dynamic});
   return out;
 }
 

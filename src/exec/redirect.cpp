@@ -66,8 +66,15 @@ bool plan_redirects(Shell& sh, const std::vector<ast::Redirect>& rs, std::vector
         break;
       case ast::RedirOp::dup_in:
       case ast::RedirOp::dup_out: {
+        bool was_dynamic = sh.dry_dynamic;
+        sh.dry_dynamic = false;
         std::string t = sh.expand_string(r.target);
-        if (t == "-") {
+        bool dynamic = sh.dry_dynamic;
+        sh.dry_dynamic = was_dynamic || dynamic;
+        if (sh.dry && dynamic) {
+          p.kind = PlannedRedirect::Kind::dup;  // which fd, only the run knows; no file opened
+          p.from = p.fd;
+        } else if (t == "-") {
           p.kind = PlannedRedirect::Kind::close;
         } else if (parse_fd(t, p.from)) {
           p.kind = PlannedRedirect::Kind::dup;
@@ -79,7 +86,11 @@ bool plan_redirects(Shell& sh, const std::vector<ast::Redirect>& rs, std::vector
       }
       default: {
         p.kind = PlannedRedirect::Kind::open;
+        bool was_dynamic = sh.dry_dynamic;
+        sh.dry_dynamic = false;
         p.path = sh.expand_string(r.target);
+        p.dynamic = sh.dry_dynamic;
+        sh.dry_dynamic = was_dynamic || p.dynamic;
         switch (r.op) {
           case ast::RedirOp::in: p.flags = O_RDONLY; break;
           case ast::RedirOp::out: p.flags = O_WRONLY | O_CREAT | O_TRUNC; break;

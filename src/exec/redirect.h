@@ -22,6 +22,7 @@ struct PlannedRedirect {
   int from = -1;           // Kind::dup
   std::string text;        // Kind::heredoc: the expanded body
   bool both = false;       // &>: also fd 2
+  bool dynamic = false;    // dry run only: the target is only known when it runs
 };
 
 // Expands the redirections. On an error prints it and returns false.

@@ -153,6 +153,9 @@ class Shell {
   bool dry = false;
   bool dry_dynamic = false;
   std::function<void(const ast::List&)> dry_visit;  // plans a substitution's body
+  // An assignment made inside an expansion ($((x=1)), ${x=v}) that the dry run does
+  // not make: reported as the environment change it is when NAME is exported.
+  std::function<void(const std::string&)> dry_assign;
 
   // control flow
   Ctl ctl = Ctl::none;

@@ -367,9 +367,11 @@ int run_exec_builtin(Shell& sh, SimplePlan& p) {
 bool Interp::plan(Shell& sh, const ast::SimpleCommand& sc, SimplePlan& p, bool& via_command) {
   if (!plan_simple(sh, sc, p, false)) return false;
   if (sh.dry && !sc.words.empty()) {
-    const auto& w0 = sc.words[0];
-    bool literal = w0.parts.size() == 1 && std::holds_alternative<ast::Literal>(w0.parts[0].v);
-    p.dynamic_name = !literal;
+    auto literal = [](const ast::Word& w) { return w.parts.size() == 1 && std::holds_alternative<ast::Literal>(w.parts[0].v); };
+    p.dynamic_name = !literal(sc.words[0]);
+    // `command` and `exec` run their operand: one only the run knows is a dynamic name.
+    if (!p.dynamic_name && !p.argv.empty() && (p.argv[0] == "command" || p.argv[0] == "exec"))
+      p.dynamic_name = !std::all_of(sc.words.begin() + 1, sc.words.end(), literal);
   }
   // `command [-p] NAME ARGS`: run NAME skipping functions (and without the special
   // properties of special builtins). -v/-V are handled by the builtin itself.
