@@ -140,6 +140,9 @@ class DryWalker {
       // What follows runs under another profile (or a reloaded one): this walk decides
       // with the profile it was given, so it cannot say.
       if (sub == "switch" || sub == "reload") switched_ = true;
+      // An alias changes how later lines parse, which this walk (one parse, up front)
+      // cannot follow.
+      if (name == "alias" && p.argv.size() > 1) switched_ = true;
       nested_text(p, substituted);
     }
   }
@@ -288,7 +291,7 @@ class DryWalker {
   int depth_ = 0;
   int nested_ = 0;
   bool cwd_changed_ = false;  // a cd was walked
-  bool switched_ = false;     // a profile switch or reload was walked
+  bool switched_ = false;     // a profile switch or reload, or an alias, was walked
 };
 
 }  // namespace
