@@ -2,6 +2,8 @@
 
 #include <unistd.h>
 
+#include <set>
+
 #include "base/fileio.h"
 #include "base/strutil.h"
 
@@ -33,14 +35,38 @@ class DryWalker {
  private:
   void and_or(const ast::AndOr& ao) {
     pipeline(ao.first);
+    Conditional cond(*this);  // what follows && or || may not run
     for (const auto& [op, p] : ao.rest) pipeline(p);
   }
   void pipeline(const ast::Pipeline& p) {
-    for (const auto& c : p.commands) command(c);
+    if (p.commands.size() == 1) return command(p.commands[0]);
+    for (const auto& c : p.commands) {  // each member is a subshell
+      Scope scope(*this);
+      command(c);
+    }
   }
   void maybe(const ast::ListPtr& l) {
     if (l) list(*l);
   }
+  void maybe_conditional(const ast::ListPtr& l) {
+    Conditional cond(*this);
+    maybe(l);
+  }
+
+  // The walk takes every branch, so a function defined on one may or may not exist
+  // when its name is called: then both the function and the program of that name are
+  // reported. A subshell's definitions end with it.
+  struct Conditional {
+    DryWalker& w;
+    explicit Conditional(DryWalker& w) : w(w) { ++w.cond_depth_; }
+    ~Conditional() { --w.cond_depth_; }
+  };
+  struct Scope {
+    DryWalker& w;
+    decltype(Shell::functions) saved;
+    explicit Scope(DryWalker& w) : w(w), saved(w.sh_.functions) {}
+    ~Scope() { w.sh_.functions = std::move(saved); }
+  };
 
   void command(const ast::Command& c) {
     if (++depth_ > 200) {  // the parser bounds nesting; this bounds the walk too
@@ -52,22 +78,25 @@ class DryWalker {
     } else if (auto* b = std::get_if<ast::BraceGroup>(&c.v)) {
       maybe(b->body);
     } else if (auto* s = std::get_if<ast::Subshell>(&c.v)) {
+      Scope scope(*this);
       maybe(s->body);
     } else if (auto* i = std::get_if<ast::IfClause>(&c.v)) {
-      for (const auto& br : i->branches) {
-        maybe(br.condition);
-        maybe(br.body);
+      for (size_t k = 0; k < i->branches.size(); ++k) {
+        if (k == 0) maybe(i->branches[k].condition);  // the first condition always runs
+        else maybe_conditional(i->branches[k].condition);
+        maybe_conditional(i->branches[k].body);
       }
-      maybe(i->else_body);
+      maybe_conditional(i->else_body);
     } else if (auto* l = std::get_if<ast::LoopClause>(&c.v)) {
       maybe(l->condition);
-      maybe(l->body);
+      maybe_conditional(l->body);
     } else if (auto* f = std::get_if<ast::ForClause>(&c.v)) {
       for (const auto& w : f->words) substitutions_in(w);
       if (auto a = loop_variable_action(sh_, f->var)) add({*a});
-      maybe(f->body);
+      maybe_conditional(f->body);
     } else if (auto* cs = std::get_if<ast::CaseClause>(&c.v)) {
       substitutions_in(cs->subject);
+      Conditional cond(*this);
       for (const auto& item : cs->items) {
         for (const auto& w : item.patterns) substitutions_in(w);
         maybe(item.body);
@@ -75,6 +104,8 @@ class DryWalker {
     } else if (auto* fd = std::get_if<ast::FunctionDef>(&c.v)) {
       // Known from now on for the commands that follow in the dry run.
       sh_.functions[fd->name] = fd->body;
+      if (cond_depth_ > 0) maybe_functions_.insert(fd->name);
+      else maybe_functions_.erase(fd->name);
       if (fd->body) command(*fd->body);
     }
     if (!c.redirects.empty()) {
@@ -130,7 +161,19 @@ class DryWalker {
       return;
     }
     add(plan_actions(sh_, p));
+    if (p.kind == SimplePlan::Kind::function && !p.argv.empty() && maybe_functions_.count(p.argv[0])) {
+      SimplePlan program;  // the function may not exist then: the program runs
+      program.argv = {p.argv[0]};
+      program.path = sh_.find_command(p.argv[0]);
+      if (!program.path.empty()) {
+        program.kind = SimplePlan::Kind::external;
+        add(plan_actions(sh_, program));
+      }
+    }
     if (p.builtin && (p.kind == SimplePlan::Kind::builtin || p.kind == SimplePlan::Kind::special_builtin)) {
+      if (p.builtin->name == "unset")  // unset -f NAME: the name may be a program again
+        for (size_t k = 1; k < p.argv.size(); ++k)
+          if (p.argv[k] != "-f" && p.argv[k] != "-v") maybe_functions_.insert(p.argv[k]);
       std::string_view name = p.builtin->name;
       if (substituted) dynamic_env_operands(sc, name);
       if (name == "set") follow_allexport(p);
@@ -291,6 +334,8 @@ class DryWalker {
   int depth_ = 0;
   int nested_ = 0;
   bool cwd_changed_ = false;  // a cd was walked
+  int cond_depth_ = 0;        // inside a branch that may not run
+  std::set<std::string> maybe_functions_;  // defined on such a branch, or unset
   bool switched_ = false;     // a profile switch or reload, or an alias, was walked
 };
 
