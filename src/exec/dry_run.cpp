@@ -1,5 +1,7 @@
 #include "exec/dry_run.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <set>
@@ -26,6 +28,12 @@ class DryWalker {
   }
 
   std::vector<CheckedAction> take() { return std::move(out_); }
+
+  // A command substitution's body: a subshell, whose definitions end with it.
+  void substitution(const ast::List& body) {
+    Scope scope(*this);
+    list(body);
+  }
 
   // An assignment inside an expansion (Shell::dry_assign).
   void assigned(const std::string& name) {
@@ -69,8 +77,9 @@ class DryWalker {
   };
 
   void command(const ast::Command& c) {
-    if (++depth_ > 200) {  // the parser bounds nesting; this bounds the walk too
-      --depth_;
+    if (++depth_ > 200) {  // the parser bounds nesting; this bounds the walk: what is
+      --depth_;             // deeper is said to be unknown, not left out
+      add({{policy::Spawn{"(nested too deep for the dry run)", ""}, true}});
       return;
     }
     if (auto* sc = std::get_if<ast::SimpleCommand>(&c.v)) {
@@ -106,19 +115,26 @@ class DryWalker {
       sh_.functions[fd->name] = fd->body;
       if (cond_depth_ > 0) maybe_functions_.insert(fd->name);
       else maybe_functions_.erase(fd->name);
-      if (fd->body) command(*fd->body);
+      if (fd->body) {  // planned where defined; what it defines happens only if it is called
+        Conditional cond(*this);
+        command(*fd->body);
+      }
     }
     if (!c.redirects.empty()) {
       std::vector<PlannedRedirect> planned;
+      bool ok = false;
       try {
-        if (plan_redirects(sh_, c.redirects, planned)) {
-          SimplePlan p;
-          p.kind = SimplePlan::Kind::assignments_only;
-          p.redirects = std::move(planned);
-          relative_after_cd(p);
-          add(plan_actions(sh_, p));
-        }
+        ok = plan_redirects(sh_, c.redirects, planned);
       } catch (const FatalError&) {
+      }
+      if (ok) {
+        SimplePlan p;
+        p.kind = SimplePlan::Kind::assignments_only;
+        p.redirects = std::move(planned);
+        relative_after_cd(p);
+        add(plan_actions(sh_, p));
+      } else {  // fails to plan now; with the run's values it may open something
+        add({{policy::Spawn{"(redirection only the run can plan)", ""}, true}});
       }
     }
     --depth_;
@@ -144,7 +160,8 @@ class DryWalker {
     if (!planned) {
       // It fails to plan with today's values; with the run's it may plan and run.
       // What it would run is unknown: said, not left out.
-      if (!sc.words.empty()) add({{policy::Spawn{word_display(sc.words[0]), ""}, true}});
+      add({{policy::Spawn{sc.words.empty() ? "(redirection only the run can plan)" : word_display(sc.words[0]), ""},
+            true}});
       return;
     }
     bool substituted = sh_.dry_dynamic;
@@ -176,7 +193,7 @@ class DryWalker {
           if (p.argv[k] != "-f" && p.argv[k] != "-v") maybe_functions_.insert(p.argv[k]);
       std::string_view name = p.builtin->name;
       if (substituted) dynamic_env_operands(sc, name);
-      if (name == "set") follow_allexport(p);
+      if (name == "set") follow_allexport(p, substituted);
       if (name == "cd" || name == "pushd" || name == "popd") cwd_changed_ = true;
       std::string sub = name == "profile" && p.argv.size() > 1 ? p.argv[1] : "";
       if (sub == "edit") editor_spawn();
@@ -206,24 +223,32 @@ class DryWalker {
     }
   }
 
-  // `set -a` / `set -o allexport` (and + to undo): every later assignment exports, so
-  // it is an environment change the profile decides. dry_run() restores the option.
-  void follow_allexport(const SimplePlan& p) {
+  // `set -a` / `set -o allexport`: every later assignment exports, so it is an
+  // environment change the profile decides. A `set +a` is not followed (it may be on a
+  // branch that does not run), nor are options from an expansion (then assume -a).
+  // dry_run() restores the option.
+  void follow_allexport(const SimplePlan& p, bool substituted) {
+    if (substituted) sh_.vars.allexport = true;
     for (size_t i = 1; i < p.argv.size(); ++i) {
       const std::string& a = p.argv[i];
       if (a == "--" || a.size() < 2 || (a[0] != '-' && a[0] != '+')) break;
-      bool on = a[0] == '-';
-      if ((a == "-o" || a == "+o") && i + 1 < p.argv.size()) {
-        if (p.argv[++i] == "allexport") sh_.vars.allexport = on;
+      if (a == "-o" && i + 1 < p.argv.size()) {
+        if (p.argv[++i] == "allexport") sh_.vars.allexport = true;
         continue;
       }
-      if (a.find('a') != std::string::npos) sh_.vars.allexport = on;
+      if (a[0] == '-' && a.find('a') != std::string::npos) sh_.vars.allexport = true;
     }
   }
 
   // After a `cd` in the walk, a relative name is resolved against a directory only the
   // run knows.
   void relative_after_cd(SimplePlan& p) {
+    // A PATH the script set (here or before): a bare name is looked up in it then.
+    bool path_set = sh_.dry_assigned.count("PATH") > 0;
+    for (const auto& [n, v] : p.assigns) path_set = path_set || n == "PATH";
+    if (path_set && (p.kind == SimplePlan::Kind::external || p.kind == SimplePlan::Kind::not_found) &&
+        !p.argv.empty() && p.argv[0].find('/') == std::string::npos)
+      p.dynamic_name = true;
     if (!cwd_changed_) return;
     for (auto& r : p.redirects)
       if (r.kind == PlannedRedirect::Kind::open && (r.path.empty() || r.path[0] != '/')) r.dynamic = true;
@@ -271,6 +296,7 @@ class DryWalker {
     } else if (name == "." && p.argv.size() > 1) {
       if (substituted) return unknown(". ...");
       std::string file = p.argv[1];
+      if (cwd_changed_ && file[0] != '/') return unknown(". " + file);  // relative to a directory only the run knows
       if (file.find('/') == std::string::npos) {  // as the builtin: searched on PATH
         const std::string* path = sh_.vars.get("PATH");
         for (const auto& dir : str::split(path ? *path : std::string(), ':')) {
@@ -281,20 +307,43 @@ class DryWalker {
           }
         }
       }
-      if (read_whole_file(file, text, 1u << 20) != 0) return unknown(". " + p.argv[1]);
-    } else if (name == "trap" && p.argv.size() > 2 && p.argv[1] != "-" && !p.argv[1].empty() &&
-               p.argv[1].find_first_not_of("0123456789") != std::string::npos) {
+      if (!read_regular_file(file, text)) return unknown(". " + p.argv[1]);
+    } else if (name == "trap") {
+      size_t i = 1;
+      if (i < p.argv.size() && p.argv[i] == "--") ++i;
+      // trap [--] ACTION SIGNAL...; not `trap -p`, `trap -l`, `trap - SIG` or `trap N...`.
+      if (p.argv.size() < i + 2 || p.argv[i].empty() || p.argv[i] == "-" ||
+          (i == 1 && p.argv[i][0] == '-') || p.argv[i].find_first_not_of("0123456789") == std::string::npos)
+        return;
       if (substituted) return unknown("trap ...");
-      text = p.argv[1];
+      text = p.argv[i];
     } else {
       return;
     }
-    if (++nested_ > 8) return;  // eval of eval of ...: bounded
+    // eval of eval of ..., and a file that sources itself: bounded in depth and in
+    // total; beyond that what runs is said to be unknown.
+    if (nested_ >= 8 || nested_total_ >= 256) return unknown(std::string(name) + " ... (nested too deep for the dry run)");
+    ++nested_;
+    ++nested_total_;
     syntax::ParseOptions po;
     po.filename = p.argv[0];
     auto parsed = syntax::parse(text, po);
-    if (parsed.program) list(*parsed.program);
+    if (parsed.program) {
+      Conditional cond(*this);  // a trap may never fire; a definition in it may never happen
+      list(*parsed.program);
+    }
     --nested_;
+  }
+
+  // A `.` file as the dry run reads it: a regular file only (a FIFO or a terminal
+  // would block the walk or take the caller's input), at most 1 MiB.
+  static bool read_regular_file(const std::string& path, std::string& text) {
+    int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) return false;
+    struct stat st;
+    bool ok = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && read_all_fd(fd, text, 1u << 20) == 0;
+    ::close(fd);
+    return ok;
   }
 
   // How a word is shown when its value is only known at run time: "$cmd", "$(...)".
@@ -323,8 +372,10 @@ class DryWalker {
   }
 
   void add(std::vector<PlannedAction> actions) {
-    if (switched_)
-      for (auto& a : actions) a.dynamic = true;
+    for (auto& a : actions) {
+      if (switched_) a.dynamic = true;
+      if (const auto* e = std::get_if<policy::EnvChange>(&a.action)) sh_.dry_assigned.insert(e->name);
+    }
     for (auto& c : check(actions, engine_)) out_.push_back(std::move(c));
   }
 
@@ -333,6 +384,7 @@ class DryWalker {
   std::vector<CheckedAction> out_;
   int depth_ = 0;
   int nested_ = 0;
+  int nested_total_ = 0;
   bool cwd_changed_ = false;  // a cd was walked
   int cond_depth_ = 0;        // inside a branch that may not run
   std::set<std::string> maybe_functions_;  // defined on such a branch, or unset
@@ -346,12 +398,17 @@ std::vector<CheckedAction> dry_run(Shell& sh, const ast::List& program, const po
   // walk's definitions do not leak into the session.
   auto saved_functions = sh.functions;
   bool saved_allexport = sh.vars.allexport;
+  // The real run is a new shell: the caller's set -u / set -C do not apply to it.
+  bool saved_nounset = sh.opt.nounset, saved_noclobber = sh.opt.noclobber;
+  sh.opt.nounset = sh.opt.noclobber = false;
+  auto saved_assigned = std::move(sh.dry_assigned);
+  sh.dry_assigned.clear();
   bool saved_dry = sh.dry;
   auto saved_visit = std::move(sh.dry_visit);
   auto saved_assign = std::move(sh.dry_assign);
   DryWalker walker(sh, engine);
   sh.dry = true;
-  sh.dry_visit = [&walker](const ast::List& body) { walker.list(body); };
+  sh.dry_visit = [&walker](const ast::List& body) { walker.substitution(body); };
   sh.dry_assign = [&walker](const std::string& name) { walker.assigned(name); };
   walker.list(program);
   sh.dry = saved_dry;
@@ -359,6 +416,9 @@ std::vector<CheckedAction> dry_run(Shell& sh, const ast::List& program, const po
   sh.dry_assign = std::move(saved_assign);
   sh.functions = std::move(saved_functions);
   sh.vars.allexport = saved_allexport;
+  sh.opt.nounset = saved_nounset;
+  sh.opt.noclobber = saved_noclobber;
+  sh.dry_assigned = std::move(saved_assigned);
   return walker.take();
 }
 

@@ -281,6 +281,7 @@ class Expander {
       }
       case 5: {
         auto& t = std::get<ast::Tilde>(p.v);
+        if (sh_.dry && t.user.empty() && sh_.dry_assigned.count("HOME")) sh_.dry_dynamic = true;
         b_.literal(home_of(sh_, t.user), true);
         break;
       }
@@ -399,16 +400,17 @@ class Expander {
       // its value when the script runs (an assignment earlier in it, a loop, $1), except
       // the session's own identity. A word an operator may expand (${x:-$(cmd)}) runs
       // in some run: its substitutions are walked once, whatever the value now.
-      bool stable = prm.name == "HOME" || prm.name == "USER" || prm.name == "LOGNAME";
+      bool stable = (prm.name == "HOME" || prm.name == "USER" || prm.name == "LOGNAME") &&
+                    !sh_.dry_assigned.count(prm.name);
       if (!stable) sh_.dry_dynamic = true;
       bool word_op = prm.op == Op::use_default || prm.op == Op::use_alternate || prm.op == Op::assign_default ||
                      prm.op == Op::error_if_unset;
-      if (word_op && prm.arg) {
+      if (!stable && word_op && prm.arg) {
         std::string value;
         bool set = lookup(prm.name, value);
         (void)sh_.expand_string(*prm.arg);
         bool present = set && !(prm.colon && value.empty());
-        if (prm.op == Op::assign_default && (!present || !stable) && sh_.dry_assign) sh_.dry_assign(prm.name);
+        if (prm.op == Op::assign_default && sh_.dry_assign) sh_.dry_assign(prm.name);
         b_.expansion(set ? value : std::string(), quoted);
         return;
       }

@@ -11,6 +11,7 @@
 #include <sys/resource.h>
 
 #include <new>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -156,6 +157,9 @@ class Shell {
   // An assignment made inside an expansion ($((x=1)), ${x=v}) that the dry run does
   // not make: reported as the environment change it is when NAME is exported.
   std::function<void(const std::string&)> dry_assign;
+  // Exported variables the walk saw the script change: their value now is not theirs
+  // then (HOME for ~ and $HOME, PATH for command lookup).
+  std::set<std::string> dry_assigned;
 
   // control flow
   Ctl ctl = Ctl::none;
