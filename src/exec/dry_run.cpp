@@ -13,6 +13,7 @@
 #include "exec/interp.h"
 #include "exec/plan.h"
 #include "exec/shell.h"
+#include "exec/user_files.h"
 #include "policy/engine.h"
 #include "syntax/parser.h"
 
@@ -101,6 +102,7 @@ class DryWalker {
       maybe_conditional(l->body);
     } else if (auto* f = std::get_if<ast::ForClause>(&c.v)) {
       for (const auto& w : f->words) substitutions_in(w);
+      sh_.dry_assigned.insert(f->var);
       if (auto a = loop_variable_action(sh_, f->var)) add({*a});
       maybe_conditional(f->body);
     } else if (auto* cs = std::get_if<ast::CaseClause>(&c.v)) {
@@ -165,6 +167,9 @@ class DryWalker {
       return;
     }
     bool substituted = sh_.dry_dynamic;
+    for (const auto& a : p.assigns) sh_.dry_assigned.insert(a.first);  // exported or not
+    if (p.deferred_assigns)
+      for (const auto& a : *p.deferred_assigns) sh_.dry_assigned.insert(a.name);
     relative_after_cd(p);
     // A command of assignments only expands them when it runs (each may see the one
     // before): their substitutions run then, so the dry run walks them too.
@@ -262,6 +267,8 @@ class DryWalker {
     const std::string* visual = sh_.vars.get("VISUAL");
     const std::string* editor = sh_.vars.get("EDITOR");
     std::string prog = visual && !visual->empty() ? *visual : editor && !editor->empty() ? *editor : "vi";
+    if (sh_.dry_assigned.count("VISUAL") || sh_.dry_assigned.count("EDITOR"))
+      return add({{policy::Spawn{"$VISUAL/$EDITOR", ""}, true}});  // set by the script: only the run knows
     SimplePlan e;
     e.argv = {prog};
     e.path = prog.find('/') != std::string::npos ? prog : sh_.find_command(prog);
@@ -335,10 +342,12 @@ class DryWalker {
     --nested_;
   }
 
-  // A `.` file as the dry run reads it: a regular file only (a FIFO or a terminal
-  // would block the walk or take the caller's input), at most 1 MiB.
-  static bool read_regular_file(const std::string& path, std::string& text) {
-    int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  // A `.` file as the dry run reads it: through the session's broker, as `.` reads it
+  // (in a sandboxed session lash itself must not read for the user what the session
+  // cannot: the walk prints the words it parses), a regular file only (a FIFO or a
+  // terminal would block the walk or take the caller's input), at most 1 MiB.
+  bool read_regular_file(const std::string& path, std::string& text) {
+    int fd = open_user_path(sh_, path, O_RDONLY | O_NONBLOCK);
     if (fd < 0) return false;
     struct stat st;
     bool ok = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && read_all_fd(fd, text, 1u << 20) == 0;
@@ -397,6 +406,7 @@ std::vector<CheckedAction> dry_run(Shell& sh, const ast::List& program, const po
   // Dry mode for the duration; the function table is restored afterwards so the
   // walk's definitions do not leak into the session.
   auto saved_functions = sh.functions;
+  sh.functions.clear();  // the real run is a new shell: the caller's functions are not there
   bool saved_allexport = sh.vars.allexport;
   // The real run is a new shell: the caller's set -u / set -C do not apply to it.
   bool saved_nounset = sh.opt.nounset, saved_noclobber = sh.opt.noclobber;

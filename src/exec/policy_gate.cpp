@@ -70,6 +70,7 @@ void builtin_env_actions(Shell& sh, const SimplePlan& p, std::vector<PlannedActi
   if (name == "getopts") {
     // getopts OPTSTRING NAME: NAME is assigned (OPTIND is the shell's own).
     if (p.argv.size() > 2 && syntax::is_name(p.argv[2])) env_action(sh, out, p.argv[2], policy::EnvOp::set, true);
+    env_action(sh, out, "OPTARG", policy::EnvOp::set, true);  // set or unset by every call
     return;
   }
   bool is_export = name == "export", is_readonly = name == "readonly", is_unset = name == "unset",
