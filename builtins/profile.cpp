@@ -16,7 +16,9 @@
 #include "exec/dry_run.h"
 #include "exec/session.h"
 #include "exec/shell.h"
+#include "exec/user_files.h"
 #include "policy/explain.h"
+#include "policy/ini_loader.h"
 #include "policy/report.h"
 #include "policy/resolver.h"
 #include "policy/review.h"
@@ -235,7 +237,15 @@ int cmd_validate(Shell& sh, std::vector<std::string> args) {
   }
   int st = 0;
   for (auto& path : args) {
-    auto loaded = policy::load_profile_file(path);
+    // Read as the session may read it (its broker): lash must not read for the user,
+    // and print the lines of, a file the session's programs cannot read.
+    std::string text;
+    if (int err = exec::read_user_regular_file(sh, path, text, policy::kMaxPolicyFile)) {
+      sh.err() << path << ": " << (err == EINVAL ? "not a regular file" : err == EFBIG ? "file is larger than 64 KiB" : std::strerror(err)) << '\n';
+      st = 1;
+      continue;
+    }
+    auto loaded = policy::load_profile_text(path, std::move(text));
     if (!loaded) {
       sh.err() << loaded.error().message() << '\n';
       st = 1;

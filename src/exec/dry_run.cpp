@@ -314,7 +314,9 @@ class DryWalker {
           }
         }
       }
-      if (!read_regular_file(file, text)) return unknown(". " + p.argv[1]);
+      // As `.` reads it: through the session's broker (the walk prints the words it
+      // parses, so lash must not read for the user what the session cannot).
+      if (read_user_regular_file(sh_, file, text, 1u << 20) != 0) return unknown(". " + p.argv[1]);
     } else if (name == "trap") {
       size_t i = 1;
       if (i < p.argv.size() && p.argv[i] == "--") ++i;
@@ -342,18 +344,6 @@ class DryWalker {
     --nested_;
   }
 
-  // A `.` file as the dry run reads it: through the session's broker, as `.` reads it
-  // (in a sandboxed session lash itself must not read for the user what the session
-  // cannot: the walk prints the words it parses), a regular file only (a FIFO or a
-  // terminal would block the walk or take the caller's input), at most 1 MiB.
-  bool read_regular_file(const std::string& path, std::string& text) {
-    int fd = open_user_path(sh_, path, O_RDONLY | O_NONBLOCK);
-    if (fd < 0) return false;
-    struct stat st;
-    bool ok = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && read_all_fd(fd, text, 1u << 20) == 0;
-    ::close(fd);
-    return ok;
-  }
 
   // How a word is shown when its value is only known at run time: "$cmd", "$(...)".
   static std::string word_display(const ast::Word& w) {

@@ -2,6 +2,7 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -28,6 +29,17 @@ int open_user_path(Shell& sh, const std::string& path, int flags) {
     fd = ::open(path.c_str(), flags | O_CLOEXEC, 0666);
   } while (fd < 0 && errno == EINTR);
   return fd;
+}
+
+int read_user_regular_file(Shell& sh, const std::string& path, std::string& text, size_t max) {
+  int fd = open_user_path(sh, path, O_RDONLY | O_NONBLOCK);
+  if (fd < 0) return errno;
+  struct stat st;
+  int err = ::fstat(fd, &st) != 0 ? errno : !S_ISREG(st.st_mode) ? EINVAL : 0;
+  if (!err) err = read_all_fd(fd, text, max + 1);
+  if (!err && text.size() > max) err = EFBIG;
+  ::close(fd);
+  return err;
 }
 
 int read_user_file(Shell& sh, const std::string& path, std::string& text) {

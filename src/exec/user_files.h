@@ -19,6 +19,12 @@ int open_user_path(Shell& sh, const std::string& path, int flags);
 // Reads a whole file through open_user_path. Returns 0 or an errno.
 int read_user_file(Shell& sh, const std::string& path, std::string& text);
 
+// The same for a file lash reads to inspect, not to run (`profile test` of a `.` file,
+// `profile validate`): a regular file only, opened without blocking (a FIFO or a
+// terminal would stall lash or take its input), at most MAX bytes (EFBIG beyond).
+// Returns 0 or an errno (EINVAL: not a regular file).
+int read_user_regular_file(Shell& sh, const std::string& path, std::string& text, size_t max);
+
 // The entry names of a directory (without . and ..) through open_user_path; false
 // when it cannot be opened or read. The shape of pattern.h's ListDir.
 bool list_user_dir(Shell& sh, const std::string& dir, std::vector<std::string>& names);

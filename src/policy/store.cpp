@@ -59,11 +59,15 @@ Result<LoadedProfile> load_profile_file(const std::string& path) {
   auto text = read_policy_file(path, kMaxPolicyFile);
   if (!text) return text.error();
   if (!*text) return Error{"no such file", path, 0, {}};
+  return load_profile_text(path, std::move(**text));
+}
+
+Result<LoadedProfile> load_profile_text(const std::string& path, std::string text) {
   std::string name(path.substr(path.rfind('/') == std::string::npos ? 0 : path.rfind('/') + 1));
   constexpr std::string_view ext = ".profile";
   if (name.size() > ext.size() && name.compare(name.size() - ext.size(), ext.size(), ext) == 0)
     name.resize(name.size() - ext.size());
-  return parse_profile(ProfileFile{name, Source::user, path, std::move(**text)});
+  return parse_profile(ProfileFile{name, Source::user, path, std::move(text)});
 }
 
 SearchPath::SearchPath(std::string user_dir, std::string system_dir)

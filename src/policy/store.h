@@ -56,6 +56,9 @@ Result<ProfileFile> find_profile(const ProfileStore& store, std::string_view nam
 // `profile validate FILE`: reads and checks one profile file by path (its parent is not
 // loaded). The profile name is the file name without ".profile".
 Result<LoadedProfile> load_profile_file(const std::string& path);
+// The same check of TEXT already read from PATH (by the caller, e.g. through the
+// session's broker).
+Result<LoadedProfile> load_profile_text(const std::string& path, std::string text);
 
 // Reads a regular file of at most MAX bytes without following into FIFOs or devices.
 // nullopt when it does not exist.
