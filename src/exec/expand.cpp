@@ -409,7 +409,6 @@ class Expander {
         std::string value;
         bool set = lookup(prm.name, value);
         (void)sh_.expand_string(*prm.arg);
-        bool present = set && !(prm.colon && value.empty());
         if (prm.op == Op::assign_default && sh_.dry_assign) sh_.dry_assign(prm.name);
         b_.expansion(set ? value : std::string(), quoted);
         return;
