@@ -76,23 +76,8 @@ int bi_eval(Shell& sh, std::vector<std::string>& argv) {
 
 int bi_dot(Shell& sh, std::vector<std::string>& argv) {
   if (argv.size() < 2) throw FatalError{".: filename argument required", 2};
-  std::string path = argv[1];
-  if (path.find('/') == std::string::npos) {
-    // POSIX: search PATH (the file need not be executable).
-    const std::string* p = sh.vars.get("PATH");
-    std::string found;
-    if (p) {
-      for (auto& dir : str::split(*p, ':')) {
-        std::string cand = (dir.empty() ? std::string(".") : dir) + "/" + path;
-        if (::access(cand.c_str(), R_OK) == 0) {
-          found = cand;
-          break;
-        }
-      }
-    }
-    if (found.empty()) throw FatalError{".: cannot open " + path + ": No such file", 2};
-    path = found;
-  }
+  std::string path = exec::find_dot_file(sh, argv[1]);
+  if (path.empty()) throw FatalError{".: cannot open " + argv[1] + ": No such file", 2};
   std::string text;
   // Read through the session's broker when sandboxed: the kernel checks it.
   if (int err = exec::read_user_file(sh, path, text)) {

@@ -1,14 +1,6 @@
 #include "exec/dry_run.h"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <set>
-
-#include "base/fileio.h"
-#include "base/strutil.h"
-
 
 #include "exec/interp.h"
 #include "exec/plan.h"
@@ -302,18 +294,9 @@ class DryWalker {
       }
     } else if (name == "." && p.argv.size() > 1) {
       if (substituted) return unknown(". ...");
-      std::string file = p.argv[1];
-      if (cwd_changed_ && file[0] != '/') return unknown(". " + file);  // relative to a directory only the run knows
-      if (file.find('/') == std::string::npos) {  // as the builtin: searched on PATH
-        const std::string* path = sh_.vars.get("PATH");
-        for (const auto& dir : str::split(path ? *path : std::string(), ':')) {
-          std::string cand = (dir.empty() ? std::string(".") : dir) + "/" + file;
-          if (::access(cand.c_str(), R_OK) == 0) {
-            file = cand;
-            break;
-          }
-        }
-      }
+      if (cwd_changed_ && p.argv[1][0] != '/') return unknown(". " + p.argv[1]);  // relative to a directory only the run knows
+      std::string file = find_dot_file(sh_, p.argv[1]);  // as the builtin finds it
+      if (file.empty()) return unknown(". " + p.argv[1]);
       // As `.` reads it: through the session's broker (the walk prints the words it
       // parses, so lash must not read for the user what the session cannot).
       if (read_user_regular_file(sh_, file, text, 1u << 20) != 0) return unknown(". " + p.argv[1]);

@@ -8,6 +8,7 @@
 #include <cerrno>
 
 #include "base/fileio.h"
+#include "base/strutil.h"
 #include "exec/shell.h"
 
 namespace lash::exec {
@@ -29,6 +30,17 @@ int open_user_path(Shell& sh, const std::string& path, int flags) {
     fd = ::open(path.c_str(), flags | O_CLOEXEC, 0666);
   } while (fd < 0 && errno == EINTR);
   return fd;
+}
+
+std::string find_dot_file(Shell& sh, const std::string& name) {
+  if (name.find('/') != std::string::npos) return name;
+  const std::string* path = sh.vars.get("PATH");
+  if (!path) return "";
+  for (const auto& dir : str::split(*path, ':')) {
+    std::string cand = (dir.empty() ? std::string(".") : dir) + "/" + name;
+    if (::access(cand.c_str(), R_OK) == 0) return cand;
+  }
+  return "";
 }
 
 int read_user_regular_file(Shell& sh, const std::string& path, std::string& text, size_t max) {

@@ -16,6 +16,10 @@ class Shell;
 // errno set.
 int open_user_path(Shell& sh, const std::string& path, int flags);
 
+// The file `. NAME` reads: NAME itself when it has a slash, else the first readable
+// NAME in a PATH directory (POSIX: it need not be executable); "" when none is.
+std::string find_dot_file(Shell& sh, const std::string& name);
+
 // Reads a whole file through open_user_path. Returns 0 or an errno.
 int read_user_file(Shell& sh, const std::string& path, std::string& text);
 
