@@ -125,7 +125,7 @@ class DryWalker {
         SimplePlan p;
         p.kind = SimplePlan::Kind::assignments_only;
         p.redirects = std::move(planned);
-        relative_after_cd(p);
+        unknown_lookups(p);
         add(plan_actions(sh_, p));
       } else {  // fails to plan now; with the run's values it may open something
         add({{policy::Spawn{"(redirection only the run can plan)", ""}, true}});
@@ -162,7 +162,7 @@ class DryWalker {
     for (const auto& a : p.assigns) sh_.dry_assigned.insert(a.first);  // exported or not
     if (p.deferred_assigns)
       for (const auto& a : *p.deferred_assigns) sh_.dry_assigned.insert(a.name);
-    relative_after_cd(p);
+    unknown_lookups(p);
     // A command of assignments only expands them when it runs (each may see the one
     // before): their substitutions run then, so the dry run walks them too.
     if (p.deferred_assigns)
@@ -196,10 +196,10 @@ class DryWalker {
       if (sub == "edit") editor_spawn();
       // What follows runs under another profile (or a reloaded one): this walk decides
       // with the profile it was given, so it cannot say.
-      if (sub == "switch" || sub == "reload") switched_ = true;
+      if (sub == "switch" || sub == "reload") later_unknown_ = true;
       // An alias changes how later lines parse, which this walk (one parse, up front)
       // cannot follow.
-      if (name == "alias" && p.argv.size() > 1) switched_ = true;
+      if (name == "alias" && p.argv.size() > 1) later_unknown_ = true;
       nested_text(p, substituted);
     }
   }
@@ -237,9 +237,10 @@ class DryWalker {
     }
   }
 
-  // After a `cd` in the walk, a relative name is resolved against a directory only the
-  // run knows.
-  void relative_after_cd(SimplePlan& p) {
+  // Names the run resolves against what only it knows: a bare command name on a PATH
+  // the script set, and after a `cd` in the walk, a relative path (a redirection target,
+  // a program) against a directory only the run knows.
+  void unknown_lookups(SimplePlan& p) {
     // A PATH the script set (here or before): a bare name is looked up in it then.
     bool path_set = sh_.dry_assigned.count("PATH") > 0;
     for (const auto& [n, v] : p.assigns) path_set = path_set || n == "PATH";
@@ -355,7 +356,7 @@ class DryWalker {
 
   void add(std::vector<PlannedAction> actions) {
     for (auto& a : actions) {
-      if (switched_) a.dynamic = true;
+      if (later_unknown_) a.dynamic = true;
       if (const auto* e = std::get_if<policy::EnvChange>(&a.action)) sh_.dry_assigned.insert(e->name);
     }
     for (auto& c : check(actions, engine_)) out_.push_back(std::move(c));
@@ -370,7 +371,7 @@ class DryWalker {
   bool cwd_changed_ = false;  // a cd was walked
   int cond_depth_ = 0;        // inside a branch that may not run
   std::set<std::string> maybe_functions_;  // defined on such a branch, or unset
-  bool switched_ = false;     // a profile switch or reload, or an alias, was walked
+  bool later_unknown_ = false;  // a profile switch or reload, or an alias, was walked: all that follows is dynamic
 };
 
 }  // namespace
