@@ -14,6 +14,7 @@
 #include "base/strutil.h"
 #include "builtins/families.h"
 #include "exec/dry_run.h"
+#include "exec/policy_gate.h"
 #include "exec/session.h"
 #include "exec/shell.h"
 #include "exec/user_files.h"
@@ -239,9 +240,16 @@ int cmd_validate(Shell& sh, std::vector<std::string> args) {
   for (auto& path : args) {
     // Read as the session may read it (its broker): lash must not read for the user,
     // and print the lines of, a file the session's programs cannot read.
+    // As the loader reads policy files: one name, no symlink (store.h).
     std::string text;
-    if (int err = exec::read_user_regular_file(sh, path, text, policy::kMaxPolicyFile)) {
-      sh.err() << path << ": " << (err == EINVAL ? "not a regular file" : err == EFBIG ? "file is larger than 64 KiB" : std::strerror(err)) << '\n';
+    if (int err = exec::read_user_regular_file(sh, path, text, policy::kMaxPolicyFile, /*one_name=*/true)) {
+      if (!sh.sandbox_refusal.empty()) exec::report_sandbox_refusal(sh, "read '" + path + "'");  // failed closed: say why
+      const char* why = err == EINVAL   ? "not a regular file"
+                        : err == EFBIG  ? "file is larger than 64 KiB"
+                        : err == ELOOP  ? "is a symbolic link; a policy file must be a regular file of its own (copy it instead)"
+                        : err == EMLINK ? "has more than one hard link; a policy file must have one name (copy it instead)"
+                                        : std::strerror(err);
+      sh.err() << path << ": " << why << '\n';
       st = 1;
       continue;
     }

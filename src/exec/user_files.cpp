@@ -43,11 +43,11 @@ std::string find_dot_file(Shell& sh, const std::string& name) {
   return "";
 }
 
-int read_user_regular_file(Shell& sh, const std::string& path, std::string& text, size_t max) {
-  int fd = open_user_path(sh, path, O_RDONLY | O_NONBLOCK);
+int read_user_regular_file(Shell& sh, const std::string& path, std::string& text, size_t max, bool one_name) {
+  int fd = open_user_path(sh, path, O_RDONLY | O_NONBLOCK | O_NOCTTY | (one_name ? O_NOFOLLOW : 0));
   if (fd < 0) return errno;
   struct stat st;
-  int err = ::fstat(fd, &st) != 0 ? errno : !S_ISREG(st.st_mode) ? EINVAL : 0;
+  int err = ::fstat(fd, &st) != 0 ? errno : !S_ISREG(st.st_mode) ? EINVAL : (one_name && st.st_nlink > 1) ? EMLINK : 0;
   if (!err) err = read_all_fd(fd, text, max + 1);
   if (!err && text.size() > max) err = EFBIG;
   ::close(fd);

@@ -24,10 +24,12 @@ std::string find_dot_file(Shell& sh, const std::string& name);
 int read_user_file(Shell& sh, const std::string& path, std::string& text);
 
 // The same for a file lash reads to inspect, not to run (`profile test` of a `.` file,
-// `profile validate`): a regular file only, opened without blocking (a FIFO or a
-// terminal would stall lash or take its input), at most MAX bytes (EFBIG beyond).
-// Returns 0 or an errno (EINVAL: not a regular file).
-int read_user_regular_file(Shell& sh, const std::string& path, std::string& text, size_t max);
+// `profile validate`): a regular file only, opened without blocking and without
+// becoming lash's controlling terminal (a FIFO or a terminal would stall lash or take
+// its input), at most MAX bytes (EFBIG beyond). With ONE_NAME, as policy files are
+// read (store.h): not through a symlink (ELOOP) and not with a second hard link
+// (EMLINK). Returns 0 or an errno (EINVAL: not a regular file).
+int read_user_regular_file(Shell& sh, const std::string& path, std::string& text, size_t max, bool one_name = false);
 
 // The entry names of a directory (without . and ..) through open_user_path; false
 // when it cannot be opened or read. The shape of pattern.h's ListDir.
