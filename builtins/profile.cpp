@@ -25,6 +25,7 @@
 #include "policy/review.h"
 #include "policy/session_facts.h"
 #include "policy/session_select.h"
+#include "policy/store.h"
 #include "syntax/parser.h"
 
 namespace lash::builtins {
@@ -244,10 +245,10 @@ int cmd_validate(Shell& sh, std::vector<std::string> args) {
     std::string text;
     if (int err = exec::read_user_regular_file(sh, path, text, policy::kMaxPolicyFile, /*one_name=*/true)) {
       if (!sh.sandbox_refusal.empty()) exec::report_sandbox_refusal(sh, "read '" + path + "'");  // failed closed: say why
-      const char* why = err == EINVAL   ? "not a regular file"
+      std::string why = err == EINVAL   ? "not a regular file"
                         : err == EFBIG  ? "file is larger than 64 KiB"
-                        : err == ELOOP  ? "is a symbolic link; a policy file must be a regular file of its own (copy it instead)"
-                        : err == EMLINK ? "has more than one hard link; a policy file must have one name (copy it instead)"
+                        : err == ELOOP  ? policy::kPolicyFileSymlink
+                        : err == EMLINK ? std::string("has more than one hard link; ") + policy::kPolicyFileOneName
                                         : std::strerror(err);
       sh.err() << path << ": " << why << '\n';
       st = 1;

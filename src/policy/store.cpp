@@ -26,14 +26,14 @@ Result<std::optional<std::string>> read_policy_file(const std::string& path, siz
     if (err == ENOENT || err == ENOTDIR) return std::optional<std::string>{};
     struct stat link;
     if (err == ELOOP && ::lstat(path.c_str(), &link) == 0 && S_ISLNK(link.st_mode))
-      return Error{"is a symbolic link; a policy file must be a regular file of its own (copy it instead)", path, 0, {}};
+      return Error{kPolicyFileSymlink, path, 0, {}};
     return sys_error("cannot open", path, err);
   }
   struct stat st;
   if (::fstat(fd.get(), &st) != 0) return sys_error("cannot stat", path, errno);
   if (!S_ISREG(st.st_mode)) return Error{"not a regular file", path, 0, {}};
   if (st.st_nlink > 1)
-    return Error{"has " + std::to_string(st.st_nlink) + " hard links; a policy file must have one name (copy it instead)",
+    return Error{"has " + std::to_string(st.st_nlink) + " hard links; " + kPolicyFileOneName,
                  path, 0, {}};
   if (size_t(st.st_size) > max) return Error{"file is larger than 64 KiB", path, 0, {}};
   std::string out(size_t(st.st_size) + 1, '\0');

@@ -63,5 +63,9 @@ Result<LoadedProfile> load_profile_text(const std::string& path, std::string tex
 // Reads a regular file of at most MAX bytes without following into FIFOs or devices.
 // nullopt when it does not exist.
 Result<std::optional<std::string>> read_policy_file(const std::string& path, size_t max);
+// Why a policy file with a second name is refused (read_policy_file, profile validate).
+inline constexpr const char* kPolicyFileSymlink =
+    "is a symbolic link; a policy file must be a regular file of its own (copy it instead)";
+inline constexpr const char* kPolicyFileOneName = "a policy file must have one name (copy it instead)";
 
 }  // namespace lash::policy
