@@ -7,6 +7,7 @@
 #include "exec/shell.h"
 #include "exec/user_files.h"
 #include "policy/engine.h"
+#include "sandbox/compile.h"
 #include "syntax/parser.h"
 
 namespace lash::exec {
@@ -388,6 +389,9 @@ std::vector<CheckedAction> dry_run(Shell& sh, const ast::List& program, const po
   auto saved_assigned = std::move(sh.dry_assigned);
   sh.dry_assigned.clear();
   bool saved_dry = sh.dry;
+  // /dev/stderr and the like as the tested profile's session serves them.
+  bool saved_fd_names = sh.fd_names_are_shell_fds;
+  sh.fd_names_are_shell_fds = sandbox::needs_sandbox(engine.profile());
   auto saved_visit = std::move(sh.dry_visit);
   auto saved_assign = std::move(sh.dry_assign);
   DryWalker walker(sh, engine);
@@ -396,6 +400,7 @@ std::vector<CheckedAction> dry_run(Shell& sh, const ast::List& program, const po
   sh.dry_assign = [&walker](const std::string& name) { walker.assigned(name); };
   walker.list(program);
   sh.dry = saved_dry;
+  sh.fd_names_are_shell_fds = saved_fd_names;
   sh.dry_visit = std::move(saved_visit);
   sh.dry_assign = std::move(saved_assign);
   sh.functions = std::move(saved_functions);

@@ -19,16 +19,6 @@ namespace {
 // First fd used for the shell's own saved copies: fds 0-9 belong to the user.
 constexpr int kFirstPrivateFd = 10;
 
-// A descriptor a script may name as the source of N>&M: below the private range and
-// not one of lash's own, which are all close-on-exec (the script's are not; fds
-// inherited from the invoker never are). A script must not hand lash's audit log,
-// ruleset or broker socket to a program.
-bool script_fd(int fd) {
-  if (fd < 0 || fd >= kFirstPrivateFd) return false;
-  int flags = ::fcntl(fd, F_GETFD);
-  return flags >= 0 && !(flags & FD_CLOEXEC);
-}
-
 bool parse_fd(const std::string& s, int& fd) {
   if (s.empty() || s.size() > 4) return false;
   int v = 0;
@@ -51,7 +41,22 @@ int default_fd(ast::RedirOp op) {
   }
 }
 
+// "3: bad file descriptor", or for /dev/fd/3 served as a copy of fd 3, the name.
+std::string bad_fd_error(const PlannedRedirect& r) {
+  if (!r.path.empty()) return "cannot open " + r.path + ": " + std::strerror(EBADF);
+  return std::to_string(r.from) + ": bad file descriptor";
+}
+
 }  // namespace
+
+// lash's own descriptors are all close-on-exec; the script's are not (fds inherited
+// from the invoker never are). A script must not hand lash's audit log, ruleset or
+// broker socket to a program.
+bool script_fd(int fd) {
+  if (fd < 0 || fd >= kFirstPrivateFd) return false;
+  int flags = ::fcntl(fd, F_GETFD);
+  return flags >= 0 && !(flags & FD_CLOEXEC);
+}
 
 bool plan_redirects(Shell& sh, const std::vector<ast::Redirect>& rs, std::vector<PlannedRedirect>& out) {
   for (const auto& r : rs) {
@@ -91,6 +96,19 @@ bool plan_redirects(Shell& sh, const std::vector<ast::Redirect>& rs, std::vector
         p.path = sh.expand_string(r.target);
         p.dynamic = sh.dry_dynamic;
         sh.dry_dynamic = was_dynamic || p.dynamic;
+        if (int n = sh.fd_names_are_shell_fds && !p.dynamic ? shell_fd_named(p.path) : -1; n >= 0) {
+          // The script's own descriptor, as N>&M (user_files.h): checked and applied
+          // as a dup, never opened by path.
+          p.kind = PlannedRedirect::Kind::dup;
+          p.from = n;
+          if (r.op == ast::RedirOp::out_err) {
+            PlannedRedirect first = p;
+            first.fd = 1;
+            out.push_back(std::move(first));
+            p.fd = 2;
+          }
+          break;
+        }
         switch (r.op) {
           case ast::RedirOp::in: p.flags = O_RDONLY; break;
           case ast::RedirOp::out: p.flags = O_WRONLY | O_CREAT | O_TRUNC; break;
@@ -233,13 +251,13 @@ bool apply_redirects(Shell& sh, const std::vector<PlannedRedirect>& rs, FdSaver&
       case PlannedRedirect::Kind::dup: {
         if (r.from == r.fd) {
           if (!script_fd(r.from)) {
-            sh.error(std::to_string(r.from) + ": bad file descriptor");
+            sh.error(bad_fd_error(r));
             return false;
           }
           break;
         }
         if (!script_fd(r.from)) {
-          sh.error(std::to_string(r.from) + ": bad file descriptor");
+          sh.error(bad_fd_error(r));
           return false;
         }
         saver.save(r.fd);
@@ -293,7 +311,7 @@ bool redirects_to_fd_ops(Shell& sh, const std::vector<PlannedRedirect>& rs,
         bool ok = r.from >= 0 && r.from < kFirstPrivateFd &&
                   (earlier[r.from] == Earlier::set || (earlier[r.from] == Earlier::untouched && script_fd(r.from)));
         if (!ok) {
-          sh.error(std::to_string(r.from) + ": bad file descriptor");
+          sh.error(bad_fd_error(r));
           return false;
         }
         ops.push_back({K::dup, r.fd, {}, 0, r.from});

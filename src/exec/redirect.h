@@ -17,7 +17,7 @@ struct PlannedRedirect {
   enum class Kind { open, dup, close, heredoc } kind = Kind::open;
   int fd = 1;              // the fd being redirected
   ast::RedirOp op = ast::RedirOp::out;
-  std::string path;        // Kind::open
+  std::string path;        // Kind::open; Kind::dup of a name such as /dev/fd/3 (messages)
   int flags = 0;           // Kind::open
   int from = -1;           // Kind::dup
   std::string text;        // Kind::heredoc: the expanded body
@@ -58,6 +58,10 @@ bool apply_redirects(Shell& sh, const std::vector<PlannedRedirect>& rs, FdSaver&
 // child has started.
 bool redirects_to_fd_ops(Shell& sh, const std::vector<PlannedRedirect>& rs,
                          std::vector<sandbox::FdOp>& ops, std::vector<unique_fd>& keep);
+
+// Whether FD is one a script may name as the source of N>&M (or as /dev/fd/N): below
+// lash's private range and not one of lash's own descriptors.
+bool script_fd(int fd);
 
 // Opens a file for a redirection in this process (O_CLOEXEC), honouring noclobber.
 int open_redirect_target(Shell& sh, const PlannedRedirect& r);

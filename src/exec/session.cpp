@@ -238,6 +238,7 @@ void activate_profile(Shell& sh, std::shared_ptr<const policy::ResolvedProfile> 
     gate->child_env = std::make_shared<const policy::ChildEnv>(v);
   gate->always_env.push_back("LASH_SESSION=" + s.id);
   sh.gate = std::move(gate);
+  sh.fd_names_are_shell_fds = sandbox::needs_sandbox(*profile);
   arm_sandbox(sh, profile, get_facts);
 }
 

@@ -146,6 +146,9 @@ class Shell {
   std::string sandbox_refusal;
   // Opens a file for a builtin redirection (the sandbox's fd broker); null: open().
   std::function<int(const std::string& path, int flags, int* err)> open_for_user;
+  // Set when the profile needs a sandbox: /dev/stdin, /dev/stdout, /dev/stderr and
+  // /dev/fd/N in the shell's own opens name the shell's descriptors (user_files.h).
+  bool fd_names_are_shell_fds = false;
   static const sandbox::Prepared kNoSandbox;
   std::shared_ptr<PolicyGate> gate;       // the session's policy (null: nothing checked)
 

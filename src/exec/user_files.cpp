@@ -6,14 +6,38 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <string_view>
 
 #include "base/fileio.h"
 #include "base/strutil.h"
+#include "exec/redirect.h"
 #include "exec/shell.h"
 
 namespace lash::exec {
 
+int shell_fd_named(const std::string& path) {
+  if (path == "/dev/stdin") return 0;
+  if (path == "/dev/stdout") return 1;
+  if (path == "/dev/stderr") return 2;
+  constexpr std::string_view dev_fd = "/dev/fd/";
+  if (path.size() <= dev_fd.size() || path.size() > dev_fd.size() + 4 || path.compare(0, dev_fd.size(), dev_fd) != 0)
+    return -1;
+  int fd = 0;
+  for (size_t i = dev_fd.size(); i < path.size(); ++i) {
+    if (path[i] < '0' || path[i] > '9') return -1;
+    fd = fd * 10 + (path[i] - '0');
+  }
+  return fd;
+}
+
 int open_user_path(Shell& sh, const std::string& path, int flags) {
+  if (int n = sh.fd_names_are_shell_fds ? shell_fd_named(path) : -1; n >= 0) {
+    if (!script_fd(n)) {  // lash's own descriptors are not the script's to name
+      errno = EBADF;
+      return -1;
+    }
+    return ::fcntl(n, F_DUPFD_CLOEXEC, 0);
+  }
   sh.prepared();
   if (!sh.sandbox_refusal.empty()) {
     errno = EACCES;  // fail closed: the kernel cannot check this open
@@ -44,6 +68,7 @@ std::string find_dot_file(Shell& sh, const std::string& name) {
 }
 
 int read_user_regular_file(Shell& sh, const std::string& path, std::string& text, size_t max, bool one_name) {
+  if (sh.fd_names_are_shell_fds && shell_fd_named(path) >= 0) return EINVAL;
   int fd = open_user_path(sh, path, O_RDONLY | O_NONBLOCK | O_NOCTTY | (one_name ? O_NOFOLLOW : 0));
   if (fd < 0) return errno;
   struct stat st;

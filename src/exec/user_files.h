@@ -10,10 +10,19 @@ namespace lash::exec {
 
 class Shell;
 
+// The descriptor a name such as /dev/stderr or /dev/fd/3 stands for, or -1. In a
+// sandboxed session (Shell::fd_names_are_shell_fds) the shell serves these names
+// itself, as `>&2` and `<&3`: the fd broker is another process, so it would open its
+// own descriptors, and a child under Landlock cannot reopen a file it was only handed.
+// The file is not reopened: `>` does not truncate it and `<` cannot read what was
+// opened write-only. The default profile reopens them, as other Linux shells do.
+int shell_fd_named(const std::string& path);
+
 // Prepares the sandbox first (it is made on first use, and an open before the first
 // fork must be checked too); when the profile needs a sandbox this kernel cannot give
-// (enforcement = enforce), refuses with EACCES. Returns an O_CLOEXEC fd, or -1 with
-// errno set.
+// (enforcement = enforce), refuses with EACCES. A shell fd name (shell_fd_named) in
+// a sandboxed session gives a copy of that descriptor of the script's, EBADF when the
+// script has none. Returns an O_CLOEXEC fd, or -1 with errno set.
 int open_user_path(Shell& sh, const std::string& path, int flags);
 
 // The file `. NAME` reads: NAME itself when it has a slash, else the first readable
@@ -28,7 +37,8 @@ int read_user_file(Shell& sh, const std::string& path, std::string& text);
 // becoming lash's controlling terminal (a FIFO or a terminal would stall lash or take
 // its input), at most MAX bytes (EFBIG beyond). With ONE_NAME, as policy files are
 // read (store.h): not through a symlink (ELOOP) and not with a second hard link
-// (EMLINK). Returns 0 or an errno (EINVAL: not a regular file).
+// (EMLINK). A shell fd name in a sandboxed session is not read (that would consume
+// the script's input): EINVAL. Returns 0 or an errno (EINVAL: not a regular file).
 int read_user_regular_file(Shell& sh, const std::string& path, std::string& text, size_t max, bool one_name = false);
 
 // The entry names of a directory (without . and ..) through open_user_path; false

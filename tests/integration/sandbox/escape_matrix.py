@@ -1155,6 +1155,10 @@ def build_rows():
     add("fd-proc-reopen", "reopen lash's inherited fd: cat < /dev/fd/7", "landlock(broker)",
         lambda c: "cat < /dev/fd/7 && echo ok || echo refused", leaked(SECRET_MARK),
         setup=inherit_fd)
+    add("fd-devfd-audit", "append to lash's audit log by name: echo >> /dev/fd/N",
+        "fd hygiene", lambda c: "cat /dev/null; for n in 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do "
+                                f"echo FORGED-{os.getpid()} >> /dev/fd/$n; done 2>/dev/null; echo done",
+        audit_forged_judge, setup=audit_twin_fd, expect={"done"})
 
     # ---- processes and resources
     add("detach-exit", "setsid + double fork, alive after lash exits", "cgroup",
