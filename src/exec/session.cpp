@@ -194,8 +194,8 @@ void arm_sandbox(Shell& sh, std::shared_ptr<const policy::ResolvedProfile> profi
     }
     sh.sandbox_refusal.clear();
     sh.prepared_ptr = &s.sandbox->prepared();
-    sh.open_for_user = [](const std::string& path, int flags, int* err) {
-      auto fd = g_session->sandbox->open_for_user(path, flags);
+    sh.open_for_user = [](const std::string& path, int flags, const std::function<bool()>& give_up, int* err) {
+      auto fd = g_session->sandbox->open_for_user(path, flags, 0666, give_up);
       if (!fd) {
         *err = fd.error().err ? fd.error().err : EACCES;
         return -1;

@@ -145,7 +145,8 @@ class Shell {
   // external commands are refused with this as the Suggestion.
   std::string sandbox_refusal;
   // Opens a file for a builtin redirection (the sandbox's fd broker); null: open().
-  std::function<int(const std::string& path, int flags, int* err)> open_for_user;
+  // GIVE_UP is asked when a signal interrupts a blocking open.
+  std::function<int(const std::string& path, int flags, const std::function<bool()>& give_up, int* err)> open_for_user;
   // Set when the profile needs a sandbox: /dev/stdin, /dev/stdout, /dev/stderr and
   // /dev/fd/N in the shell's own opens name the shell's descriptors (user_files.h).
   bool fd_names_are_shell_fds = false;
@@ -204,6 +205,10 @@ class Shell {
   int wait_pid(pid_t pid, bool interruptible = false);
   // Runs pending traps, if any (called between commands).
   void run_pending_traps();
+  // Whether a signal that interrupted a blocking call the shell makes for the user
+  // (opening a FIFO nobody writes to) ends that call, as in dash and bash: one with a
+  // trap (which then runs), a TERM or HUP that ends the shell, ^C when interactive.
+  bool signal_ends_blocking_call() const;
   void set_trap(int sig, std::optional<std::string> action);  // nullopt = reset to default
   static int signal_number(std::string_view name);  // "INT", "SIGINT", "2", "EXIT" -> 0
   static std::string signal_name(int sig);          // 2 -> "INT", 0 -> "EXIT"

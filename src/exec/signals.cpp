@@ -126,6 +126,15 @@ void Shell::run_pending_traps() {
   }
 }
 
+bool Shell::signal_ends_blocking_call() const {
+  for (int sig = 1; sig < NSIG; ++sig) {
+    if (!g_pending[sig]) continue;
+    if (trap_set[sig] ? !traps[sig].empty() : forwards(sig) && !(opt.interactive && sig == SIGTERM)) return true;
+    if (sig == SIGINT && opt.interactive) return true;
+  }
+  return false;
+}
+
 void Shell::install_signal_handlers() {
   for (int sig : {SIGTERM, SIGHUP}) {
     struct sigaction old;

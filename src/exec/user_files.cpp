@@ -43,16 +43,23 @@ int open_user_path(Shell& sh, const std::string& path, int flags) {
     errno = EACCES;  // fail closed: the kernel cannot check this open
     return -1;
   }
+  // An open that blocks (a FIFO) is given up for a signal that should end it; the
+  // signal's trap runs now, or the shell ends by it.
+  auto give_up = [&sh]() { return sh.signal_ends_blocking_call(); };
+  int fd;
   if (sh.open_for_user) {
     int err = 0;
-    int fd = sh.open_for_user(path, flags, &err);
+    fd = sh.open_for_user(path, flags, give_up, &err);
     if (fd < 0) errno = err;
-    return fd;
+  } else {
+    do {
+      fd = ::open(path.c_str(), flags | O_CLOEXEC, 0666);
+    } while (fd < 0 && errno == EINTR && !give_up());
   }
-  int fd;
-  do {
-    fd = ::open(path.c_str(), flags | O_CLOEXEC, 0666);
-  } while (fd < 0 && errno == EINTR);
+  if (fd < 0 && errno == EINTR) {
+    sh.run_pending_traps();
+    errno = EINTR;
+  }
   return fd;
 }
 

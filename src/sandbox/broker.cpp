@@ -149,7 +149,7 @@ Result<Broker> Broker::start(const Prepared& prepared) {
   return b;
 }
 
-Result<unique_fd> Broker::open(const std::string& path, int flags, mode_t mode) const {
+Result<unique_fd> Broker::open(const std::string& path, int flags, mode_t mode, const std::function<bool()>& give_up) {
   std::string abs = absolute(path);
   if (abs.empty() || abs.size() >= PATH_MAX) return sys_error("cannot open", path, ENAMETOOLONG);
   if (!broker_flags_ok(flags)) return sys_error("cannot open", path, EINVAL);
@@ -172,8 +172,14 @@ Result<unique_fd> Broker::open(const std::string& path, int flags, mode_t mode) 
   m.msg_iovlen = 1;
   m.msg_control = ctl;
   m.msg_controllen = sizeof ctl;
-  do n = recvmsg(sock_.get(), &m, MSG_CMSG_CLOEXEC);
-  while (n < 0 && errno == EINTR);
+  for (;;) {
+    n = recvmsg(sock_.get(), &m, MSG_CMSG_CLOEXEC);
+    if (n >= 0 || errno != EINTR) break;
+    if (give_up && give_up()) {
+      stop();  // its answer would come to the next request
+      return sys_error("cannot open", path, EINTR);
+    }
+  }
   if (n != static_cast<ssize_t>(sizeof err)) return sys_error("the fd broker did not answer", path, EPIPE);
   unique_fd fd;
   for (cmsghdr* c = CMSG_FIRSTHDR(&m); c; c = CMSG_NXTHDR(&m, c))

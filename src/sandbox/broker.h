@@ -9,6 +9,7 @@
 #pragma once
 #include <sys/types.h>
 
+#include <functional>
 #include <mutex>
 #include <string>
 
@@ -35,8 +36,12 @@ class Broker {
   // O_TRUNC, O_APPEND, O_EXCL, O_DIRECTORY, O_NOFOLLOW, O_NOCTTY, O_NONBLOCK; the
   // result is always O_CLOEXEC. A relative PATH is made absolute against lash's
   // current directory. The Error carries the errno of the refused open (EACCES for
-  // a path outside the grants).
-  Result<unique_fd> open(const std::string& path, int flags, mode_t mode = 0666) const;
+  // a path outside the grants). An open that blocks (a FIFO) is given up when a
+  // signal interrupts the wait and GIVE_UP says so: the helper, still blocked, is
+  // stopped (SessionSandbox starts a new one for the next open) and the error is
+  // EINTR.
+  Result<unique_fd> open(const std::string& path, int flags, mode_t mode = 0666,
+                         const std::function<bool()>& give_up = {});
 
   // Stop the helper (closing the socket ends it) and reap it.
   void stop();

@@ -46,7 +46,8 @@ Result<void> SessionSandbox::prepare(const SandboxPlan& plan) {
   return {};
 }
 
-Result<unique_fd> SessionSandbox::open_for_user(const std::string& path, int flags, mode_t mode) {
+Result<unique_fd> SessionSandbox::open_for_user(const std::string& path, int flags, mode_t mode,
+                                                const std::function<bool()>& give_up) {
   if (!broker_flags_ok(flags)) return sys_error("cannot open", path, EINVAL);
   bool device = std::find(current_.direct_devices.begin(), current_.direct_devices.end(), path) !=
                 current_.direct_devices.end();
@@ -59,11 +60,13 @@ Result<unique_fd> SessionSandbox::open_for_user(const std::string& path, int fla
       if (!b) return b.error();  // fail closed: never an open outside the sandbox
       broker_ = std::move(b.value());
     }
-    return broker_.open(path, flags, mode);
+    return broker_.open(path, flags, mode, give_up);
   }
-  unique_fd fd(::open(path.c_str(), flags | O_CLOEXEC, mode));
-  if (!fd) return sys_error("cannot open", path, errno);
-  return fd;
+  int fd;
+  do fd = ::open(path.c_str(), flags | O_CLOEXEC, mode);
+  while (fd < 0 && errno == EINTR && !(give_up && give_up()));
+  if (fd < 0) return sys_error("cannot open", path, errno);
+  return unique_fd(fd);
 }
 
 Result<LaunchResult> SessionSandbox::launch(const SpawnSpec& spec) const {

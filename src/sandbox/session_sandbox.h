@@ -13,6 +13,7 @@
 #pragma once
 #include <sys/types.h>
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -57,7 +58,9 @@ class SessionSandbox {
   // when a sandbox is in force, directly (O_CLOEXEC added) otherwise or when this
   // process is already sandboxed (a subshell). Same flags as Broker::open. The
   // broker is started by the first such open; if it cannot start, the open fails.
-  Result<unique_fd> open_for_user(const std::string& path, int flags, mode_t mode = 0666);
+  // GIVE_UP: as for Broker::open, also for the direct open.
+  Result<unique_fd> open_for_user(const std::string& path, int flags, mode_t mode = 0666,
+                                  const std::function<bool()>& give_up = {});
 
   Result<LaunchResult> launch(const SpawnSpec& spec) const;
   Result<pid_t> fork_shell(pid_t pgid = -1) const;

@@ -579,7 +579,11 @@ def sleeper_setup(ctx):
 
 
 def sleeper_alive_judge(res):
-    dead = not alive(res.ctx.sleeper.pid) or res.ctx.sleeper.poll() is not None
+    def dead_now():
+        return not alive(res.ctx.sleeper.pid) or res.ctx.sleeper.poll() is not None
+    # kill(2) returns before the target has died: a signal that was sent ("ok") gets
+    # a moment to take effect, or the twin is judged too early (a flake seen once).
+    dead = wait_until(dead_now, 2.0 if res.token == "ok" else 0)
     return dead, ("killed" if dead else res.token)
 
 
