@@ -69,7 +69,15 @@ std::string find_dot_file(Shell& sh, const std::string& name) {
   if (!path) return "";
   for (const auto& dir : str::split(*path, ':')) {
     std::string cand = (dir.empty() ? std::string(".") : dir) + "/" + name;
-    if (::access(cand.c_str(), R_OK) == 0) return cand;
+    // Opened as `.` will read it, through the broker under a sandbox: a file the
+    // session cannot read is not found (lash's own access() would tell whether it
+    // exists), and a directory is skipped, as in dash. Without blocking on a FIFO.
+    int fd = open_user_path(sh, cand, O_RDONLY | O_NONBLOCK | O_NOCTTY);
+    if (fd < 0) continue;
+    struct stat st;
+    bool usable = ::fstat(fd, &st) == 0 && !S_ISDIR(st.st_mode);
+    ::close(fd);
+    if (usable) return cand;
   }
   return "";
 }

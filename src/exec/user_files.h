@@ -25,8 +25,9 @@ int shell_fd_named(const std::string& path);
 // script has none. Returns an O_CLOEXEC fd, or -1 with errno set.
 int open_user_path(Shell& sh, const std::string& path, int flags);
 
-// The file `. NAME` reads: NAME itself when it has a slash, else the first readable
-// NAME in a PATH directory (POSIX: it need not be executable); "" when none is.
+// The file `. NAME` reads: NAME itself when it has a slash, else the first NAME in a
+// PATH directory that open_user_path can open and is not a directory (POSIX: it need
+// not be executable); "" when none is.
 std::string find_dot_file(Shell& sh, const std::string& name);
 
 // Reads a whole file through open_user_path. Returns 0 or an errno.
