@@ -192,7 +192,11 @@ class DryWalker {
       std::string_view name = p.builtin->name;
       if (substituted) dynamic_env_operands(sc, name);
       if (name == "set") follow_allexport(p, substituted);
-      if (name == "cd" || name == "pushd" || name == "popd") cwd_changed_ = true;
+      if (name == "cd" || name == "pushd" || name == "popd") {
+        cwd_changed_ = true;
+        sh_.dry_assigned.insert("PWD");  // and $PWD with it
+        sh_.dry_assigned.insert("OLDPWD");
+      }
       std::string sub = name == "profile" && p.argv.size() > 1 ? p.argv[1] : "";
       if (sub == "edit") editor_spawn();
       // What follows runs under another profile (or a reloaded one): this walk decides

@@ -3,6 +3,7 @@
 // removal. Words arrive structured from the parser, so quote removal is implicit:
 // every piece of text is appended together with whether it was quoted.
 #include <pwd.h>
+#include <sys/stat.h>
 
 #include <cstring>
 
@@ -13,6 +14,14 @@
 
 namespace lash::exec {
 namespace {
+
+// Whether $PWD names the current directory, where the run a dry run plans starts.
+bool pwd_is_cwd(Shell& sh) {
+  const std::string* pwd = sh.vars.get("PWD");
+  struct stat a, b;
+  return pwd && !pwd->empty() && (*pwd)[0] == '/' && ::stat(pwd->c_str(), &a) == 0 && ::stat(".", &b) == 0 &&
+         a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
 
 bool is_glob_char(char c) { return c == '*' || c == '?' || c == '['; }
 bool needs_pattern_escape(char c) {
@@ -398,9 +407,11 @@ class Expander {
     if (sh_.dry) {
       // The dry run assigns nothing and runs nothing, so a variable's value now is not
       // its value when the script runs (an assignment earlier in it, a loop, $1), except
-      // the session's own identity. A word an operator may expand (${x:-$(cmd)}) runs
+      // the session's own identity, and $PWD while it names the directory the run
+      // starts in (no cd walked). A word an operator may expand (${x:-$(cmd)}) runs
       // in some run: its substitutions are walked once, whatever the value now.
-      bool stable = (prm.name == "HOME" || prm.name == "USER" || prm.name == "LOGNAME") &&
+      bool stable = (prm.name == "HOME" || prm.name == "USER" || prm.name == "LOGNAME" ||
+                     (prm.name == "PWD" && pwd_is_cwd(sh_))) &&
                     !sh_.dry_assigned.count(prm.name);
       if (!stable) sh_.dry_dynamic = true;
       bool word_op = prm.op == Op::use_default || prm.op == Op::use_alternate || prm.op == Op::assign_default ||

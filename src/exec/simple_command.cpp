@@ -370,7 +370,17 @@ bool Interp::plan(Shell& sh, const ast::SimpleCommand& sc, SimplePlan& p, bool& 
     auto literal = [](const ast::Word& w) { return w.parts.size() == 1 && std::holds_alternative<ast::Literal>(w.parts[0].v); };
     p.dynamic_name = !literal(sc.words[0]);
     // `command` and `exec` run their operand: one only the run knows is a dynamic name.
-    if (!p.dynamic_name && !p.argv.empty() && (p.argv[0] == "command" || p.argv[0] == "exec"))
+    // Not `command -v`/`-V` (given literally), which only looks names up.
+    auto lookup_only = [&]() {
+      if (p.argv[0] != "command") return false;
+      for (size_t j = 1; j < sc.words.size() && j < p.argv.size() && literal(sc.words[j]); ++j) {
+        const std::string& a = p.argv[j];
+        if (a == "--" || a.size() < 2 || a[0] != '-') return false;
+        if (a.find_first_of("vV") != std::string::npos) return true;
+      }
+      return false;
+    };
+    if (!p.dynamic_name && !p.argv.empty() && (p.argv[0] == "command" || p.argv[0] == "exec") && !lookup_only())
       p.dynamic_name = !std::all_of(sc.words.begin() + 1, sc.words.end(), literal);
   }
   // `command [-p] NAME ARGS`: run NAME skipping functions (and without the special
