@@ -67,7 +67,10 @@ class DryWalker {
     DryWalker& w;
     decltype(Shell::functions) saved;
     explicit Scope(DryWalker& w) : w(w), saved(w.sh_.functions) {}
-    ~Scope() { w.sh_.functions = std::move(saved); }
+    ~Scope() {
+      w.sh_.functions = std::move(saved);
+      ++w.functions_changed_;
+    }
   };
 
   void command(const ast::Command& c) {
@@ -106,14 +109,13 @@ class DryWalker {
         maybe(item.body);
       }
     } else if (auto* fd = std::get_if<ast::FunctionDef>(&c.v)) {
-      // Known from now on for the commands that follow in the dry run.
+      // Known from now on for the commands that follow in the dry run. Its body is
+      // planned where it is called (call()), with the functions defined by then: a
+      // script's main() usually calls helpers defined after it.
       sh_.functions[fd->name] = fd->body;
+      ++functions_changed_;
       if (cond_depth_ > 0) maybe_functions_.insert(fd->name);
       else maybe_functions_.erase(fd->name);
-      if (fd->body) {  // planned where defined; what it defines happens only if it is called
-        Conditional cond(*this);
-        command(*fd->body);
-      }
     }
     if (!c.redirects.empty()) {
       std::vector<PlannedRedirect> planned;
@@ -176,6 +178,7 @@ class DryWalker {
       return;
     }
     add(plan_actions(sh_, p));
+    if (p.kind == SimplePlan::Kind::function && p.function) call(p.argv.empty() ? "" : p.argv[0], p.function);
     if (p.kind == SimplePlan::Kind::function && !p.argv.empty() && maybe_functions_.count(p.argv[0])) {
       SimplePlan program;  // the function may not exist then: the program runs
       program.argv = {p.argv[0]};
@@ -186,9 +189,11 @@ class DryWalker {
       }
     }
     if (p.builtin && (p.kind == SimplePlan::Kind::builtin || p.kind == SimplePlan::Kind::special_builtin)) {
-      if (p.builtin->name == "unset")  // unset -f NAME: the name may be a program again
+      if (p.builtin->name == "unset") {  // unset -f NAME: the name may be a program again
         for (size_t k = 1; k < p.argv.size(); ++k)
           if (p.argv[k] != "-f" && p.argv[k] != "-v") maybe_functions_.insert(p.argv[k]);
+        ++functions_changed_;
+      }
       std::string_view name = p.builtin->name;
       if (substituted) dynamic_env_operands(sc, name);
       if (name == "set") follow_allexport(p, substituted);
@@ -207,6 +212,24 @@ class DryWalker {
       if (name == "alias" && p.argv.size() > 1) later_unknown_ = true;
       nested_text(p, substituted);
     }
+  }
+
+  // A call of a function: its body is planned with the functions known now. Again at
+  // a later call only when definitions changed in between (a loop calling it does not
+  // multiply the walk); not inside itself (recursion); at most 256 bodies in all,
+  // beyond which what it runs is unknown. What the body defines may not happen (it
+  // may return before): planned as on a branch.
+  void call(const std::string& name, const std::shared_ptr<const ast::Command>& body) {
+    auto key = std::make_pair(body.get(), functions_changed_);
+    if (walked_calls_.count(key) || in_call_.count(body.get())) return;
+    if (walked_calls_.size() >= 256) return add({{policy::Spawn{name + " (too many function bodies for the dry run)", ""}, true}});
+    walked_calls_.insert(key);
+    in_call_.insert(body.get());
+    {
+      Conditional cond(*this);
+      command(*body);
+    }
+    in_call_.erase(body.get());
   }
 
   // export/readonly/unset/local/read/getopts with an operand only the run knows: which
@@ -314,17 +337,28 @@ class DryWalker {
           (i == 1 && p.argv[i][0] == '-') || p.argv[i].find_first_not_of("0123456789") == std::string::npos)
         return;
       if (substituted) return unknown("trap ...");
-      text = p.argv[i];
+      // It runs later, at exit or when the signal comes: walked by finish(), when
+      // the functions defined after this point are known too (`trap cleanup EXIT`
+      // before `cleanup() {...}`), as ones that may not exist yet.
+      std::set<std::string> known;
+      for (const auto& f : sh_.functions) known.insert(f.first);
+      deferred_traps_.push_back({p.argv[i], std::move(known)});
+      return;
     } else {
       return;
     }
-    // eval of eval of ..., and a file that sources itself: bounded in depth and in
-    // total; beyond that what runs is said to be unknown.
-    if (nested_ >= 8 || nested_total_ >= 256) return unknown(std::string(name) + " ... (nested too deep for the dry run)");
+    walk_text(p.argv[0], text);
+  }
+
+  // eval of eval of ..., and a file that sources itself: bounded in depth and in
+  // total; beyond that what runs is said to be unknown.
+  void walk_text(const std::string& name, const std::string& text) {
+    if (nested_ >= 8 || nested_total_ >= 256)
+      return add({{policy::Spawn{name + " ... (nested too deep for the dry run)", ""}, true}});
     ++nested_;
     ++nested_total_;
     syntax::ParseOptions po;
-    po.filename = p.argv[0];
+    po.filename = name;
     auto parsed = syntax::parse(text, po);
     if (parsed.program) {
       Conditional cond(*this);  // a trap may never fire; a definition in it may never happen
@@ -332,6 +366,21 @@ class DryWalker {
     }
     --nested_;
   }
+
+ public:
+  // The trap text the walk met, once the script's own commands are walked.
+  void finish() {
+    for (size_t k = 0; k < deferred_traps_.size(); ++k) {  // trap text may set a trap
+      DeferredTrap t = deferred_traps_[k];
+      auto saved = maybe_functions_;
+      for (const auto& f : sh_.functions)
+        if (!t.functions_then.count(f.first)) maybe_functions_.insert(f.first);
+      walk_text("trap", t.text);
+      maybe_functions_ = std::move(saved);
+    }
+  }
+
+ private:
 
 
   // How a word is shown when its value is only known at run time: "$cmd", "$(...)".
@@ -376,7 +425,15 @@ class DryWalker {
   bool cwd_changed_ = false;  // a cd was walked
   int cond_depth_ = 0;        // inside a branch that may not run
   std::set<std::string> maybe_functions_;  // defined on such a branch, or unset
-  bool later_unknown_ = false;  // a profile switch or reload, or an alias, was walked: all that follows is dynamic
+  bool later_unknown_ = false;
+  struct DeferredTrap {
+    std::string text;
+    std::set<std::string> functions_then;  // defined when the trap was set
+  };
+  std::vector<DeferredTrap> deferred_traps_;
+  uint64_t functions_changed_ = 0;  // bumped by every definition, unset and scope end
+  std::set<std::pair<const ast::Command*, uint64_t>> walked_calls_;  // body, at which functions_changed_
+  std::set<const ast::Command*> in_call_;  // bodies being walked  // a profile switch or reload, or an alias, was walked: all that follows is dynamic
 };
 
 }  // namespace
@@ -403,6 +460,7 @@ std::vector<CheckedAction> dry_run(Shell& sh, const ast::List& program, const po
   sh.dry_visit = [&walker](const ast::List& body) { walker.substitution(body); };
   sh.dry_assign = [&walker](const std::string& name) { walker.assigned(name); };
   walker.list(program);
+  walker.finish();
   sh.dry = saved_dry;
   sh.fd_names_are_shell_fds = saved_fd_names;
   sh.dry_visit = std::move(saved_visit);

@@ -259,7 +259,10 @@ int Shell::run_fd(int fd, const std::string& filename) {
     }
     po.first_line = line_no;
     po.text_is_complete = eof;
-    syntax::Parser parser(pending, po);
+    // Whole lines only until the end of the input: a read may cut the last line, and
+    // a comment cut in two would end early, its rest read as a command.
+    std::string_view lines(pending.data(), eof ? pending.size() : pending.rfind('\n') + 1);
+    syntax::Parser parser(lines, po);
     auto item = parser.next();
     if (item.kind == syntax::Parser::Item::Kind::error && item.error.incomplete && !eof) {
       incomplete_at = pending.size();
@@ -267,7 +270,7 @@ int Shell::run_fd(int fd, const std::string& filename) {
       continue;
     }
     incomplete_at = 0;
-    size_t used = item.kind == syntax::Parser::Item::Kind::end ? pending.size() : parser.offset();
+    size_t used = item.kind == syntax::Parser::Item::Kind::end ? lines.size() : parser.offset();
     if (item.kind == syntax::Parser::Item::Kind::end && !eof) {
       // Only blank lines or comments so far.
       for (size_t i = 0; i < used; ++i)
