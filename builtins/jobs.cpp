@@ -123,6 +123,10 @@ int bi_kill(Shell& sh, std::vector<std::string>& argv) {
     sh.error("kill: usage: kill [-s sigspec | -signum | -sigspec] pid... | -l [exitstatus]");
     return 2;
   }
+  // A job that has ended is collected first, so that `kill -0 $pid` fails for it as
+  // in other shells (an unreaped zombie would still take signals, and a
+  // `while kill -0 "$pid"` loop would never end).
+  sh.reap_jobs();
   int st = 0;
   for (; i < argv.size(); ++i) {
     auto pid = job_or_pid(sh, argv[i]);

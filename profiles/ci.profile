@@ -6,8 +6,12 @@
 # limited; LD_PRELOAD and friends never reach a child, and CI=true always does.
 # It inherits nothing: every grant is written here (the base is deny-by-default).
 #
+# Nothing writable is executable: programs the job builds or checks out (./configure,
+# test binaries) cannot run here. A job that runs what it builds needs a profile of
+# its own (spawn_any = true with a denylist, say).
+#
 # Usage:
-#   cd checkout && lash -p ci -c './configure && make && make check'
+#   cd checkout && lash -p ci -c 'make && make install DESTDIR="$TMPDIR/root"'
 #   #!/usr/bin/lash -p ci           (first line of a build script)
 # To allow more tools, create a profile that inherits this one:
 #   [inherit]
@@ -34,7 +38,9 @@ spawn_allowlist = sh, bash, dash, env, make, cmake, ninja, meson, pkg-config,
     /usr/lib/git-core/git-upload-pack, /usr/lib/git-core/git-receive-pack,
     cat, cp, mv, rm, ln, mkdir, rmdir, ls, touch, chmod, install, find, xargs,
     sed, awk, grep, sort, uniq, head, tail, wc, tr, cut, tee, basename, dirname,
-    realpath, readlink, mktemp, date, uname, id, sleep, tar, gzip, xz
+    realpath, readlink, mktemp, date, uname, id, sleep, tar, gzip, xz,
+    echo, printf, test, [, true, false, expr, pwd, printenv, which, nproc, seq,
+    stat, du, comm, paste, join, od, sha256sum, sha1sum, md5sum, timeout
 spawn_denylist = sudo, su
 
 [filesystem]

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "base/fileio.h"
+#include "base/strutil.h"
 #include "builtins/families.h"
 #include "exec/options.h"
 #include "exec/session.h"
@@ -69,10 +70,30 @@ struct Invocation {
   ::_exit(2);
 }
 
+// The arguments after argv[0]. Linux passes everything after the interpreter on a
+// #! line as one argument (`#!/usr/bin/lash -p ci` gives "-p ci"), so a first
+// argument that starts with - or + and holds spaces is split at them. Such an
+// argument was an error before the split, so no valid invocation changes meaning.
+std::vector<std::string> arguments(int argc, char** argv) {
+  std::vector<std::string> args;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    if (i == 1 && (a[0] == '-' || a[0] == '+') && a.find(' ') != std::string::npos) {
+      for (auto& w : lash::str::split(a, ' '))
+        if (!w.empty()) args.push_back(w);
+      continue;
+    }
+    args.push_back(std::move(a));
+  }
+  return args;
+}
+
 // Parses options up to the first operand. Shell options go straight into sh.
-Invocation parse_args(Shell& sh, int argc, char** argv) {
+Invocation parse_args(Shell& sh, int argc_in, char** argv_in) {
   Invocation inv;
-  int i = 1;
+  std::vector<std::string> argv = arguments(argc_in, argv_in);
+  size_t argc = argv.size();
+  size_t i = 0;
   for (; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--") {
@@ -119,6 +140,10 @@ Invocation parse_args(Shell& sh, int argc, char** argv) {
       } else if (on && c == 'l') {
         inv.login = true;
       } else if (on && c == 'p') {
+        if (k + 1 < a.size()) {  // -pNAME, as getopt reads it
+          inv.profile = a.substr(k + 1);
+          break;
+        }
         if (i + 1 >= argc) usage_error("-p needs a profile name");
         inv.profile = argv[++i];
       } else if (c == 'o') {

@@ -185,6 +185,13 @@ int Shell::eval_command(const ast::Command& c, bool tail) {
       c.v);
   } catch (const Refused&) {
     st = status::refused;
+  } catch (FatalError& e) {
+    // Printed while the redirections are in place (`{ ...; } 2>/dev/null`), as in dash.
+    if (!c.redirects.empty() && !e.message.empty()) {
+      error(e.message);
+      e.message.clear();
+    }
+    throw;
   }
   status = st;
   return st;

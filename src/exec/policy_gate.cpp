@@ -174,7 +174,9 @@ std::vector<PlannedAction> plan_actions(Shell& sh, const SimplePlan& p) {
       out.push_back({policy::Spawn{p.argv[0], real_or_same(p.path)}, p.dynamic_name});
       break;
     case SimplePlan::Kind::not_found:
-      out.push_back({policy::Spawn{p.argv[0], ""}, p.dynamic_name});
+      // Nothing runs: the shell says "not found" (127), as any shell. A dry run cannot
+      // know that: the script may create the program before it gets there.
+      if (sh.dry) out.push_back({policy::Spawn{p.argv[0], ""}, true});
       break;
     case SimplePlan::Kind::builtin:
     case SimplePlan::Kind::special_builtin: {

@@ -209,6 +209,9 @@ class Shell {
   // (opening a FIFO nobody writes to) ends that call, as in dash and bash: one with a
   // trap (which then runs), a TERM or HUP that ends the shell, ^C when interactive.
   bool signal_ends_blocking_call() const;
+  // Whether the signal handler passes TERM/HUP on to the foreground child: only
+  // while they end the shell. Called whenever a trap or the interactive mode changes.
+  void update_forwarding(int sig) const;
   void set_trap(int sig, std::optional<std::string> action);  // nullopt = reset to default
   static int signal_number(std::string_view name);  // "INT", "SIGINT", "2", "EXIT" -> 0
   static std::string signal_name(int sig);          // 2 -> "INT", 0 -> "EXIT"

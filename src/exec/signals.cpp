@@ -31,13 +31,19 @@ constexpr SigName kSignals[] = {
     {SIGSYS, "SYS"},
 };
 
-// Records the signal. For TERM and HUP without a trap, the foreground child gets
-// the signal too, so a terminated shell does not leave its command running.
+// Set for TERM and HUP while they end the shell (no trap; TERM not in an interactive
+// shell): the handler then passes them to the foreground child. Kept by
+// Shell::update_forwarding, read by the handler.
+volatile sig_atomic_t g_pass_to_child[NSIG] = {};
+
+// Records the signal. For TERM and HUP that end the shell, the foreground child gets
+// the signal too, so a terminated shell does not leave its command running; a
+// trapped one is the shell's to handle, and the command runs on (as in dash and bash).
 void on_signal(int sig) {
   int saved = errno;
   g_pending[sig] = 1;
   g_pending_any = 1;
-  if (sig == SIGTERM || sig == SIGHUP) {
+  if (g_pass_to_child[sig]) {
     pid_t fg = foreground_pid();
     if (fg > 0) ::kill(fg, sig);
   }
@@ -89,6 +95,7 @@ void Shell::set_trap(int sig, std::optional<std::string> action) {
     traps[sig].clear();
     trap_set[sig] = false;
     if (sig != 0) {
+      update_forwarding(sig);
       if (forwards(sig))
         install(sig, on_signal);
       else
@@ -99,6 +106,7 @@ void Shell::set_trap(int sig, std::optional<std::string> action) {
   traps[sig] = *action;
   trap_set[sig] = true;
   if (sig == 0) return;
+  update_forwarding(sig);
   if (action->empty())
     ::signal(sig, SIG_IGN);
   else
@@ -135,6 +143,11 @@ bool Shell::signal_ends_blocking_call() const {
   return false;
 }
 
+void Shell::update_forwarding(int sig) const {
+  if (sig > 0 && sig < NSIG)
+    g_pass_to_child[sig] = forwards(sig) && !trap_set[sig] && !(opt.interactive && sig == SIGTERM);
+}
+
 void Shell::install_signal_handlers() {
   for (int sig : {SIGTERM, SIGHUP}) {
     struct sigaction old;
@@ -142,6 +155,7 @@ void Shell::install_signal_handlers() {
       trap_ignored_at_entry[sig] = true;
       continue;
     }
+    update_forwarding(sig);
     install(sig, on_signal);
   }
   for (int sig : {SIGINT, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGPIPE}) {
@@ -172,6 +186,7 @@ void Shell::install_interactive_handlers() {
   // the foreground program) and `kill $$`. Handlers, not SIG_IGN, so that programs
   // it starts get the default dispositions back at execve.
   for (int sig : {SIGINT, SIGQUIT, SIGTERM}) install(sig, on_signal);
+  update_forwarding(SIGTERM);  // an interactive shell survives TERM, and so does its command
 }
 
 void Shell::exit_by_signal(int sig) {

@@ -362,6 +362,22 @@ int run_exec_builtin(Shell& sh, SimplePlan& p) {
   sh.exit_shell(st ? st : 126);
 }
 
+// Runs F while this command's redirections are in place: an error that ends the
+// shell is printed now, to the stderr the command redirected (`. ./gone 2>/dev/null`
+// prints nothing, as in dash), not after the redirections are undone.
+template <class F>
+int with_redirected_errors(Shell& sh, const SimplePlan& p, F f) {
+  try {
+    return f();
+  } catch (FatalError& e) {
+    if (!p.redirects.empty() && !e.message.empty()) {
+      sh.error(e.message);
+      e.message.clear();
+    }
+    throw;
+  }
+}
+
 }  // namespace
 
 bool Interp::plan(Shell& sh, const ast::SimpleCommand& sc, SimplePlan& p, bool& via_command) {
@@ -458,7 +474,7 @@ int Interp::run_simple(Shell& sh, const ast::SimpleCommand& sc, bool tail) {
           if (sh.vars.last_refused) throw Refused{};
           throw FatalError{"", 2};
         }
-      st = p.builtin->fn(sh, p.argv);
+      st = with_redirected_errors(sh, p, [&] { return p.builtin->fn(sh, p.argv); });
       st = flush_builtin_output(sh, st, p.argv[0]);
       break;
     }
@@ -479,7 +495,7 @@ int Interp::run_simple(Shell& sh, const ast::SimpleCommand& sc, bool tail) {
           st = e.status;
         }
       } else {
-        st = p.builtin->fn(sh, p.argv);
+        st = with_redirected_errors(sh, p, [&] { return p.builtin->fn(sh, p.argv); });
       }
       st = flush_builtin_output(sh, st, p.argv[0]);
       break;
@@ -488,7 +504,7 @@ int Interp::run_simple(Shell& sh, const ast::SimpleCommand& sc, bool tail) {
       TempAssigns ta(sh, p);
       FdSaver saver;
       if (!apply_redirects(sh, p.redirects, saver)) return sh.status = 2;
-      st = sh.call_function(p.function, p.argv);
+      st = with_redirected_errors(sh, p, [&] { return sh.call_function(p.function, p.argv); });
       break;
     }
     case SimplePlan::Kind::external:
