@@ -12,11 +12,14 @@
 
 namespace lash {
 
-int read_all_fd(int fd, std::string& out, size_t max) {
+int read_all_fd(int fd, std::string& out, size_t max, const std::function<bool()>& give_up) {
   char buf[65536];
   while (out.size() < max) {
     ssize_t n = ::read(fd, buf, sizeof buf);
-    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && errno == EINTR) {
+      if (give_up && give_up()) return EINTR;
+      continue;
+    }
     if (n < 0) return errno;
     if (n == 0) return 0;
     out.append(buf, size_t(n));

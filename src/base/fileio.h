@@ -1,12 +1,14 @@
 // Reading whole files (scripts, `.` files, login files), EINTR-safe, O_CLOEXEC.
 #pragma once
 #include <cstddef>
+#include <functional>
 #include <string>
 
 namespace lash {
 
 // Appends everything readable from fd to out. Returns 0, or the errno of a failed read.
-int read_all_fd(int fd, std::string& out, size_t max = SIZE_MAX);
+// GIVE_UP is asked when a signal interrupts the read: true returns EINTR.
+int read_all_fd(int fd, std::string& out, size_t max = SIZE_MAX, const std::function<bool()>& give_up = {});
 // Reads the file at path into out (at most max bytes). Returns 0, or the errno of the
 // failed open or read.
 int read_whole_file(const std::string& path, std::string& out, size_t max = SIZE_MAX);

@@ -79,6 +79,11 @@ int Shell::eval_and_or(const ast::AndOr& ao, bool tail) {
     st = eval_pipeline(ao.first, false);
     --cond_depth;
     for (size_t i = 0; i < n && ctl == Ctl::none; ++i) {
+      if (g_pending_any) {  // a trap runs after the command it interrupted, as in dash
+        status = st;
+        run_pending_traps();
+        if (ctl != Ctl::none) break;
+      }
       const auto& [op, p] = ao.rest[i];
       if ((op == ast::AndOrOp::and_if) != (st == 0)) continue;
       bool last = i + 1 == n;

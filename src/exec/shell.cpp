@@ -344,7 +344,10 @@ std::string Shell::command_substitution(const ast::List& body) {
   char buf[16384];
   for (;;) {
     ssize_t n = ::read(fds[0], buf, sizeof buf);
-    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && errno == EINTR) {
+      exit_if_signal_ends_shell(pid);  // a trapped signal waits until it is done
+      continue;
+    }
     if (n <= 0) break;
     if (out.size() + size_t(n) > kMaxSubstOutput) {
       ::close(fds[0]);

@@ -209,6 +209,10 @@ class Shell {
   // (opening a FIFO nobody writes to) ends that call, as in dash and bash: one with a
   // trap (which then runs), a TERM or HUP that ends the shell, ^C when interactive.
   bool signal_ends_blocking_call() const;
+  // Ends the shell now if a pending TERM or HUP ends it (no trap), passing it to
+  // CHILD first; called where a blocking call returned EINTR. A trapped signal's trap
+  // runs at the next command boundary instead, not inside this command.
+  void exit_if_signal_ends_shell(pid_t child = 0);
   // Whether the signal handler passes TERM/HUP on to the foreground child: only
   // while they end the shell. Called whenever a trap or the interactive mode changes.
   void update_forwarding(int sig) const;

@@ -143,6 +143,14 @@ bool Shell::signal_ends_blocking_call() const {
   return false;
 }
 
+void Shell::exit_if_signal_ends_shell(pid_t child) {
+  for (int sig : {SIGTERM, SIGHUP})
+    if (g_pending[sig] && g_pass_to_child[sig]) {
+      if (child > 0) ::kill(child, sig);  // it was not in the foreground: pass it on now
+      exit_by_signal(sig);
+    }
+}
+
 void Shell::update_forwarding(int sig) const {
   if (sig > 0 && sig < NSIG)
     g_pass_to_child[sig] = forwards(sig) && !trap_set[sig] && !(opt.interactive && sig == SIGTERM);

@@ -43,8 +43,8 @@ int open_user_path(Shell& sh, const std::string& path, int flags) {
     errno = EACCES;  // fail closed: the kernel cannot check this open
     return -1;
   }
-  // An open that blocks (a FIFO) is given up for a signal that should end it; the
-  // signal's trap runs now, or the shell ends by it.
+  // An open that blocks (a FIFO) is given up for a signal that should end it: the
+  // shell ends by it, or its trap runs once this command has failed (as in dash).
   auto give_up = [&sh]() { return sh.signal_ends_blocking_call(); };
   int fd;
   if (sh.open_for_user) {
@@ -57,7 +57,7 @@ int open_user_path(Shell& sh, const std::string& path, int flags) {
     } while (fd < 0 && errno == EINTR && !give_up());
   }
   if (fd < 0 && errno == EINTR) {
-    sh.run_pending_traps();
+    sh.exit_if_signal_ends_shell();
     errno = EINTR;
   }
   return fd;
@@ -97,8 +97,10 @@ int read_user_regular_file(Shell& sh, const std::string& path, std::string& text
 int read_user_file(Shell& sh, const std::string& path, std::string& text) {
   int fd = open_user_path(sh, path, O_RDONLY);
   if (fd < 0) return errno;
-  int err = read_all_fd(fd, text);
+  // A pipe or FIFO may block: given up for a signal as the open is.
+  int err = read_all_fd(fd, text, SIZE_MAX, [&sh] { return sh.signal_ends_blocking_call(); });
   ::close(fd);
+  if (err == EINTR) sh.exit_if_signal_ends_shell();
   return err;
 }
 
