@@ -27,16 +27,43 @@ static void forward_pending(Shell& sh, pid_t pid) {
     if (g_pending[sig] && !sh.trap_set[sig] && !sh.opt.interactive) ::kill(pid, sig);
 }
 
+void Shell::note_reaped(pid_t pid, int status) {
+  for (auto& j : jobs)
+    if (j.pid == pid) {
+      j.done = true;
+      j.status = status;
+      return;
+    }
+  // A child not waited for yet (a later member of the pipeline being waited for).
+  if (reaped_unclaimed.size() >= 4096) reaped_unclaimed.clear();  // bounded: never claimed
+  reaped_unclaimed[pid] = status;
+}
+
 int Shell::wait_pid(pid_t pid, bool interruptible) {
   // A job we already reaped?
   for (auto& j : jobs)
     if (j.pid == pid && j.done) return j.status;
+  if (auto it = reaped_unclaimed.find(pid); it != reaped_unclaimed.end()) {
+    int st = it->second;
+    reaped_unclaimed.erase(it);
+    return st;
+  }
+  siginfo_t probe{};
+  if (::waitid(P_PID, static_cast<id_t>(pid), &probe, WEXITED | WNOHANG | WNOWAIT) != 0 && errno == ECHILD)
+    return 127;  // not our child
   g_foreground = pid;
   forward_pending(*this, pid);
   int ws = 0;
   for (;;) {
-    pid_t r = ::waitpid(pid, &ws, 0);
+    // Any child, not only PID: a background job that ends meanwhile is reaped now, so
+    // that it stops answering `kill -0` (a pipeline member polling a job while the
+    // shell waits for that pipeline would otherwise wait forever), as in dash.
+    pid_t r = ::waitpid(-1, &ws, 0);
     if (r == pid) break;
+    if (r > 0) {
+      note_reaped(r, decode(ws));
+      continue;
+    }
     if (r < 0 && errno == EINTR) {
       forward_pending(*this, pid);
       if (interruptible) {

@@ -184,6 +184,7 @@ void arm_sandbox(Shell& sh, std::shared_ptr<const policy::ResolvedProfile> profi
     if (plan.empty()) {
       sh.prepared_ptr = &Shell::kNoSandbox;  // the default profile: a plain shell
       sh.open_for_user = nullptr;
+      sh.relay_signal = nullptr;
       return;
     }
     auto r = s.sandbox->prepare(plan);
@@ -194,6 +195,7 @@ void arm_sandbox(Shell& sh, std::shared_ptr<const policy::ResolvedProfile> profi
     }
     sh.sandbox_refusal.clear();
     sh.prepared_ptr = &s.sandbox->prepared();
+    sh.relay_signal = [](pid_t pid, int sig) { return g_session->sandbox->relay_signal(pid, sig); };
     sh.open_for_user = [](const std::string& path, int flags, const std::function<bool()>& give_up, int* err) {
       auto fd = g_session->sandbox->open_for_user(path, flags, 0666, give_up);
       if (!fd) {

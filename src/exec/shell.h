@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <sys/resource.h>
@@ -147,6 +148,9 @@ class Shell {
   // Opens a file for a builtin redirection (the sandbox's fd broker); null: open().
   // GIVE_UP is asked when a signal interrupts a blocking open.
   std::function<int(const std::string& path, int flags, const std::function<bool()>& give_up, int* err)> open_for_user;
+  // kill(2) refused with EPERM in a sandboxed fork of lash (Landlock's signal scope):
+  // asks the session to signal one of its own processes. Null: no such way.
+  std::function<int(pid_t pid, int sig)> relay_signal;
   // Set when the profile needs a sandbox: /dev/stdin, /dev/stdout, /dev/stderr and
   // /dev/fd/N in the shell's own opens name the shell's descriptors (user_files.h).
   bool fd_names_are_shell_fds = false;
@@ -201,6 +205,10 @@ class Shell {
   std::string find_command_in(std::string_view name, std::string_view path_value);
   // Reaps finished background jobs without blocking.
   void reap_jobs();
+  // A child reaped while waiting for another: a job is marked done, any other child's
+  // status is kept for the wait_pid that claims it.
+  void note_reaped(pid_t pid, int status);
+  std::map<pid_t, int> reaped_unclaimed;
   // Waits for pid (foreground or job); returns its shell status (128+N for signals).
   int wait_pid(pid_t pid, bool interruptible = false);
   // Runs pending traps, if any (called between commands).

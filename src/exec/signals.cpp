@@ -213,6 +213,7 @@ void Shell::exit_by_signal(int sig) {
 void Shell::become_subshell() {
   in_subshell = true;
   jobs.clear();
+  reaped_unclaimed.clear();
   // Traps are reset in a subshell, except that ignored signals stay ignored.
   for (int sig = 0; sig < NSIG; ++sig) {
     if (trap_set[sig] && !traps[sig].empty()) {

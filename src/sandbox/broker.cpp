@@ -22,6 +22,7 @@
 
 #include "sandbox/child.h"
 #include "sandbox/launch.h"
+#include "sandbox/proc_stat.h"
 
 namespace lash::sandbox {
 namespace {
@@ -193,25 +194,11 @@ Result<unique_fd> Broker::open(const std::string& path, int flags, mode_t mode, 
   return fd;
 }
 
-namespace {
-// The parent pid of PID from /proc/PID/stat, or -1.
-pid_t getppid_of(pid_t pid) {
-  char path[64];
-  snprintf(path, sizeof path, "/proc/%d/stat", static_cast<int>(pid));
-  FILE* f = fopen(path, "re");
-  if (!f) return -1;
-  int ppid = -1;
-  if (fscanf(f, "%*d (%*[^)]) %*c %d", &ppid) != 1) ppid = -1;
-  fclose(f);
-  return static_cast<pid_t>(ppid);
-}
-}  // namespace
-
 void Broker::stop() {
   sock_.reset();
   // Only the process that started the broker reaps (and kills) it: a copy in a forked
   // subshell (which may prepare again at a `profile switch`) just lets go of it.
-  if (pid_ > 0 && getppid_of(pid_) != getpid()) {
+  if (pid_ > 0 && parent_pid_of(pid_) != getpid()) {
     pid_ = -1;
     return;
   }

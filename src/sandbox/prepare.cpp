@@ -258,6 +258,7 @@ Result<void> begin_prepare(Prepared& p, const SandboxPlan& plan, const Capabilit
   }
   p.watchdog = std::move(w->pipe);
   p.join_pending = std::move(w->joined);
+  p.signal_relay = std::move(w->relay);
   // v1 (hybrid hosts): a thread moving itself ("0" to `tasks`) skips the lock that
   // costs the grace period, and lash is single-threaded, so this is cheap and done
   // here, after the watchdog was forked outside. cgroup v2 has no such path for a

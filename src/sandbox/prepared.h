@@ -37,6 +37,7 @@ struct Prepared {
   std::string tmpdir;                   // session tmpdir (0700), "" for none: export as TMPDIR
   std::vector<std::string> cgroup_dirs; // session cgroups, killed and removed at exit
   unique_fd watchdog;                   // write end of the watchdog pipe
+  unique_fd signal_relay;               // the watchdog's signal relay (watchdog.h)
   unique_fd join_pending;               // read end: the watchdog's answer to moving lash in (v2)
   bool v1_tracks = false;               // lash is in v1 cgroups that also find every child
   NamespaceHelper ns_helper;            // the session namespace being made (begin_prepare)

@@ -39,7 +39,8 @@ Result<void> SessionSandbox::prepare(const SandboxPlan& plan) {
   begun_ = Prepared{};
   if (!p) return p.error();
   for (auto& n : p->notes) notes_.push_back(n);
-  for (unique_fd* fd : {&p->landlock, &p->userns, &p->mntns, &p->watchdog, &p->join_pending}) keep_private(*fd);
+  for (unique_fd* fd : {&p->landlock, &p->userns, &p->mntns, &p->watchdog, &p->join_pending, &p->signal_relay})
+    keep_private(*fd);
   broker_.stop();  // it served the previous plan; the next open starts one under this plan
   retired_.push_back(std::move(current_));
   current_ = std::move(p.value());
@@ -67,6 +68,10 @@ Result<unique_fd> SessionSandbox::open_for_user(const std::string& path, int fla
   while (fd < 0 && errno == EINTR && !(give_up && give_up()));
   if (fd < 0) return sys_error("cannot open", path, errno);
   return unique_fd(fd);
+}
+
+int SessionSandbox::relay_signal(pid_t pid, int sig) const {
+  return sandbox::relay_signal(current_.signal_relay.get(), pid, sig);
 }
 
 Result<LaunchResult> SessionSandbox::launch(const SpawnSpec& spec) const {

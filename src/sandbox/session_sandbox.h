@@ -62,6 +62,11 @@ class SessionSandbox {
   Result<unique_fd> open_for_user(const std::string& path, int flags, mode_t mode = 0666,
                                   const std::function<bool()>& give_up = {});
 
+  // kill(2) for a sandboxed fork of lash that Landlock's signal scoping refused:
+  // asks the watchdog, which signals only lash and its descendants (watchdog.h).
+  // Returns 0 or an errno; EPERM without a watchdog.
+  int relay_signal(pid_t pid, int sig) const;
+
   Result<LaunchResult> launch(const SpawnSpec& spec) const;
   Result<pid_t> fork_shell(pid_t pgid = -1) const;
 

@@ -6,6 +6,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -15,8 +16,10 @@
 #include <cstring>
 #include <cstdio>
 
+#include "base/unique_fd.h"
 #include "sandbox/cgroup.h"
 #include "sandbox/launch.h"
+#include "sandbox/proc_stat.h"
 
 namespace lash::sandbox {
 namespace {
@@ -48,14 +51,58 @@ bool lash_alive(int pidfd, pid_t lash) {
     return poll(&p, 1, 0) == 0;  // readable once lash has exited
   }
   // Before Linux 5.3: a zombie answers kill(0) too, so read its state.
-  char path[64];
-  snprintf(path, sizeof path, "/proc/%d/stat", static_cast<int>(lash));
-  FILE* f = fopen(path, "re");
-  if (!f) return false;
-  char state = '?';
-  int n = fscanf(f, "%*d (%*[^)]) %c", &state);
-  fclose(f);
-  return n == 1 && state != 'Z' && state != 'X';
+  char state = state_of(lash);
+  return state != '\0' && state != 'Z' && state != 'X';
+}
+
+// Whether PID is lash or one of its descendants: a process of this session. Walked
+// up through /proc; a process orphaned by setsid and a double fork is no longer one
+// (refused, which is the safe answer).
+bool in_session(pid_t pid, pid_t lash) {
+  for (int depth = 0; depth < 256 && pid > 1; ++depth) {
+    if (pid == lash) return true;
+    pid = parent_pid_of(pid);
+  }
+  return false;
+}
+
+// Sends SIG to PID for a sandboxed fork of lash, whose own kill(2) Landlock's signal
+// scoping refuses for processes outside its domain: lash itself and the session's
+// other jobs (`( sleep 60; kill $$ ) &`). Only to processes of this session. The pidfd
+// is taken first and the process checked after: a pid reused by another process
+// since then is either refused by the check or fails with ESRCH on the stale pidfd.
+int relay_signal_to(pid_t pid, int sig, pid_t lash) {
+  if (pid <= 0 || sig < 0 || sig >= NSIG) return EINVAL;
+  int pidfd = static_cast<int>(syscall(SYS_pidfd_open, pid, 0));
+  if (pidfd < 0) return errno;
+  int err = in_session(pid, lash) ? 0 : EPERM;
+  if (!err && syscall(SYS_pidfd_send_signal, pidfd, sig, nullptr, 0) != 0) err = errno;
+  close(pidfd);
+  return err;
+}
+
+// One request on the relay socket: {pid, signal} with a pipe to answer on (SCM_RIGHTS),
+// since several forks of lash share the socket and each must get its own answer.
+void serve_signal_request(int sock, pid_t lash) {
+  int32_t rq[2] = {0, 0};
+  iovec iov{rq, sizeof rq};
+  alignas(cmsghdr) char ctl[CMSG_SPACE(sizeof(int))] = {};
+  msghdr m{};
+  m.msg_iov = &iov;
+  m.msg_iovlen = 1;
+  m.msg_control = ctl;
+  m.msg_controllen = sizeof ctl;
+  ssize_t n = recvmsg(sock, &m, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
+  int reply = -1;
+  for (cmsghdr* c = n > 0 ? CMSG_FIRSTHDR(&m) : nullptr; c; c = CMSG_NXTHDR(&m, c))
+    if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS && c->cmsg_len == CMSG_LEN(sizeof(int)))
+      std::memcpy(&reply, CMSG_DATA(c), sizeof reply);
+  if (reply < 0) return;
+  int32_t err = n == static_cast<ssize_t>(sizeof rq) && !(m.msg_flags & (MSG_TRUNC | MSG_CTRUNC))
+                    ? relay_signal_to(rq[0], rq[1], lash)
+                    : EINVAL;
+  (void)!write(reply, &err, sizeof err);
+  close(reply);
 }
 
 bool lash_inside(const std::vector<std::string>& dirs, pid_t lash) {
@@ -97,7 +144,8 @@ void leave_session_cgroups(const std::vector<std::pair<std::string, std::string>
   }
 }
 
-[[noreturn]] void watchdog_main(int pipe_r, int joined_w, int lash_pidfd, pid_t lash, const WatchdogSpec& spec) {
+[[noreturn]] void watchdog_main(int pipe_r, int joined_w, int relay, int lash_pidfd, pid_t lash,
+                                const WatchdogSpec& spec) {
   const std::vector<std::string>& dirs = spec.cgroup_dirs;
   const std::string& tmpdir = spec.tmpdir;
   setsid();
@@ -119,21 +167,27 @@ void leave_session_cgroups(const std::vector<std::pair<std::string, std::string>
   int null = open("/dev/null", O_RDWR | O_CLOEXEC);
   for (int fd = 0; fd < 3; ++fd)
     if (null >= 0) dup2(null, fd);
-  // Keep only the pipe (as fd 3) and lash's pidfd (as fd 4).
+  // Keep only the pipe (as fd 3), the signal relay (fd 4) and lash's pidfd (fd 5).
   int a = fcntl(pipe_r, F_DUPFD_CLOEXEC, 10);
+  int r = fcntl(relay, F_DUPFD_CLOEXEC, 10);
   int b = lash_pidfd >= 0 ? fcntl(lash_pidfd, F_DUPFD_CLOEXEC, 10) : -1;
   dup2(a, 3);
-  if (b >= 0) dup2(b, 4);
-  syscall(SYS_close_range, b >= 0 ? 5U : 4U, ~0U, 0U);
-  // Wake when lash exits (pidfd readable) or closes the pipe (EOF at kill_all). The
-  // pidfd matters because subshells also hold the pipe's write end.
-  struct pollfd fds[2] = {{3, POLLIN, 0}, {4, POLLIN, 0}};
+  dup2(r, 4);
+  if (b >= 0) dup2(b, 5);
+  syscall(SYS_close_range, b >= 0 ? 6U : 5U, ~0U, 0U);
+  int pidfd = b >= 0 ? 5 : -1;
+  // Wake when lash exits (pidfd readable) or closes the pipe (EOF at kill_all), and
+  // serve signal requests meanwhile. The pidfd matters because subshells also hold the
+  // pipe's write end.
+  struct pollfd fds[3] = {{3, POLLIN, 0}, {4, POLLIN, 0}, {pidfd, POLLIN, 0}};
   for (;;) {
-    int n = poll(fds, b >= 0 ? 2 : 1, -1);
+    int n = poll(fds, pidfd >= 0 ? 3 : 2, -1);
     if (n < 0 && errno == EINTR) continue;
-    break;
+    if (n < 0) break;
+    if (fds[1].revents & (POLLHUP | POLLERR | POLLNVAL)) fds[1].fd = -1;  // no fork of lash holds it now
+    else if (fds[1].revents & POLLIN) serve_signal_request(4, lash);
+    if (fds[0].revents || (pidfd >= 0 && fds[2].revents)) break;
   }
-  int pidfd = b >= 0 ? 4 : -1;
   // EOF with lash alive: lash is exiting (its fds close before it is a zombie: the
   // SIGKILLed case), ended the session itself (kill_all), exec'd a program in place,
   // or retired this sandbox at a profile switch. Wait until it has exited, or, when
@@ -152,6 +206,36 @@ void leave_session_cgroups(const std::vector<std::pair<std::string, std::string>
 }
 
 }  // namespace
+
+int relay_signal(int relay, pid_t pid, int sig) {
+  if (relay < 0) return EPERM;
+  int p[2];
+  if (pipe2(p, O_CLOEXEC) != 0) return EPERM;
+  unique_fd answer(p[0]), answer_w(p[1]);
+  int32_t rq[2] = {static_cast<int32_t>(pid), static_cast<int32_t>(sig)};
+  iovec iov{rq, sizeof rq};
+  alignas(cmsghdr) char ctl[CMSG_SPACE(sizeof(int))] = {};
+  msghdr m{};
+  m.msg_iov = &iov;
+  m.msg_iovlen = 1;
+  m.msg_control = ctl;
+  m.msg_controllen = sizeof ctl;
+  cmsghdr* c = CMSG_FIRSTHDR(&m);
+  c->cmsg_level = SOL_SOCKET;
+  c->cmsg_type = SCM_RIGHTS;
+  c->cmsg_len = CMSG_LEN(sizeof(int));
+  int wfd = answer_w.get();
+  std::memcpy(CMSG_DATA(c), &wfd, sizeof wfd);
+  ssize_t n;
+  do n = sendmsg(relay, &m, MSG_NOSIGNAL);
+  while (n < 0 && errno == EINTR);
+  answer_w.reset();  // the watchdog holds the only write end now: EOF if it goes away
+  if (n != static_cast<ssize_t>(sizeof rq)) return EPERM;
+  int32_t err = EPERM;
+  do n = read(answer.get(), &err, sizeof err);
+  while (n < 0 && errno == EINTR);
+  return n == static_cast<ssize_t>(sizeof err) ? err : EPERM;
+}
 
 void remove_tree(const std::string& path) {
   int fd = open(path.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
@@ -189,11 +273,14 @@ std::vector<std::string> quarantine_planted(const std::vector<std::string>& path
 }
 
 Result<Watchdog> start_watchdog(WatchdogSpec spec) {
-  int p[2], j[2];
+  int p[2], j[2], s[2];
   if (pipe2(p, O_CLOEXEC) != 0) return sys_error("cannot create the watchdog pipe", "", errno);
   unique_fd r(p[0]), w(p[1]);
   if (pipe2(j, O_CLOEXEC) != 0) return sys_error("cannot create the watchdog pipe", "", errno);
   unique_fd joined_r(j[0]), joined_w(j[1]);
+  if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, s) != 0)
+    return sys_error("cannot create the watchdog's signal relay", "", errno);
+  unique_fd relay_lash(s[0]), relay_watchdog(s[1]);
   // Double fork: the watchdog must not be lash's child, or lash's job control
   // (waitpid(-1, ...)) would reap it.
   pid_t mid = fork_helper();
@@ -201,13 +288,15 @@ Result<Watchdog> start_watchdog(WatchdogSpec spec) {
   if (mid == 0) {
     w.reset();
     joined_r.reset();
+    relay_lash.reset();
     pid_t lash = getppid();
     int lash_pidfd = static_cast<int>(syscall(SYS_pidfd_open, lash, 0));  // -1 before 5.3
     pid_t pid = fork_helper();
-    if (pid == 0) watchdog_main(r.get(), joined_w.get(), lash_pidfd, lash, spec);
+    if (pid == 0) watchdog_main(r.get(), joined_w.get(), relay_watchdog.get(), lash_pidfd, lash, spec);
     _exit(pid < 0 ? 1 : 0);
   }
   joined_w.reset();  // only the watchdog holds it: EOF if it dies before answering
+  relay_watchdog.reset();
   int ws = 0;
   while (waitpid(mid, &ws, 0) < 0 && errno == EINTR) {
   }
@@ -216,6 +305,7 @@ Result<Watchdog> start_watchdog(WatchdogSpec spec) {
   Watchdog out;
   out.pipe = std::move(w);
   out.joined = std::move(joined_r);
+  out.relay = std::move(relay_lash);
   return out;
 }
 

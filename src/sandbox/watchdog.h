@@ -15,11 +15,21 @@ namespace lash::sandbox {
 struct Watchdog {
   unique_fd pipe;    // write end, O_CLOEXEC; closing it (or lash dying) triggers cleanup
   unique_fd joined;  // read end: one int, 0 once lash is in every cgroup, else an errno
+  unique_fd relay;   // signal requests of lash's sandboxed forks (relay_signal)
 };
+
+// Asks the watchdog over RELAY (Watchdog::relay) to send SIG to PID, which must be
+// lash or a descendant of lash. For lash's own forks under the sandbox, whose kill(2)
+// Landlock's signal scoping refuses outside their domain: `( sleep 9; kill $$ ) &`
+// and one job signalling another are the script's business. Programs never hold the
+// socket (close-on-exec, above lash's fd 9). Returns 0 or an errno (EPERM when the
+// watchdog cannot be asked).
+int relay_signal(int relay, pid_t pid, int sig);
 
 // Must be called before lash starts threads: the watchdog is a fork of lash that
 // keeps running lash code (it allocates). It leaves lash's process group (setsid),
-// ignores terminal signals, keeps no fd but its pipe, and is not in the session cgroup.
+// ignores terminal signals, keeps no fd but its pipe and the relay socket, and is not
+// in the session cgroup.
 // Its first act is to move lash into join_dirs (a subset of cgroup_dirs; prepare.h
 // says why there) and answer on `joined`.
 struct WatchdogSpec {

@@ -1204,6 +1204,9 @@ def build_rows():
     add("kill-outside", "SIGTERM a process outside", "landlock(scope)",
         lambda c: f"{P} kill {c.sleeper.pid} 15", sleeper_alive_judge,
         setup=sleeper_setup, expect={"EPERM", "ESRCH"})
+    add("kill-outside-subshell", "SIGTERM a process outside from a subshell (the session's signal relay)",
+        "landlock(scope)+relay", lambda c: f"( kill {c.sleeper.pid} 2>/dev/null && echo ok || echo EPERM )",
+        sleeper_alive_judge, setup=sleeper_setup, expect={"EPERM"})
     add("ptrace-outside", "ptrace a process outside", "seccomp",
         lambda c: f"{P} ptrace {c.sleeper.pid}", setup=sleeper_setup,
         expect={"EPERM", "ESRCH"}, needs=need_ptrace)
