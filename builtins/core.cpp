@@ -122,6 +122,19 @@ bool is_keyword(std::string_view w) {
   return false;
 }
 
+// Whether the session's policy refuses to run the program PATH found for NAME: the
+// same plan and engine as running it, without an audit record (a lookup runs nothing).
+bool refused_by_profile(Shell& sh, const std::string& name, const std::string& path) {
+  if (!sh.gate) return false;
+  exec::SimplePlan p;
+  p.kind = exec::SimplePlan::Kind::external;
+  p.argv = {name};
+  p.path = path;
+  for (const auto& c : exec::check(exec::plan_actions(sh, p), sh.gate->engine()))
+    if (!c.decision.allowed()) return true;
+  return false;
+}
+
 // Describes NAME as `type` / `command -V` do. Returns false if not found.
 bool describe(Shell& sh, const std::string& name, bool verbose, std::string& out) {
   if (auto it = sh.aliases.find(name); it != sh.aliases.end()) {
@@ -154,6 +167,13 @@ bool describe(Shell& sh, const std::string& name, bool verbose, std::string& out
   std::string path = sh.find_command(name);
   if (path.empty() || ::access(path.c_str(), X_OK) != 0) return false;
   if (!was_hashed) sh.hashed.erase(name);  // looking it up is not running it
+  if (refused_by_profile(sh, name, path)) {
+    // Not a command this session can run: `command -v tool && tool` takes the other
+    // branch, as it would where the tool is missing. -V and type say why.
+    if (!verbose) return false;
+    out = name + " is " + path + ", which this session's profile refuses to run";
+    return true;
+  }
   out = verbose ? name + (was_hashed ? " is a tracked alias for " : " is ") + path : path;
   return true;
 }
