@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <optional>
@@ -72,13 +73,14 @@ struct Invocation {
 
 // The arguments after argv[0]. Linux passes everything after the interpreter on a
 // #! line as one argument (`#!/usr/bin/lash -p ci` gives "-p ci"), so a first
-// argument that starts with - or + and holds spaces is split at them. Such an
-// argument was an error before the split, so no valid invocation changes meaning.
+// argument that starts with - or + and holds spaces or tabs is split at them. Such
+// an argument was an error before the split, so no valid invocation changes meaning.
 std::vector<std::string> arguments(int argc, char** argv) {
   std::vector<std::string> args;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
-    if (i == 1 && (a[0] == '-' || a[0] == '+') && a.find(' ') != std::string::npos) {
+    if (i == 1 && (a[0] == '-' || a[0] == '+') && a.find_first_of(" \t") != std::string::npos) {
+      std::replace(a.begin(), a.end(), '\t', ' ');
       for (auto& w : lash::str::split(a, ' '))
         if (!w.empty()) args.push_back(w);
       continue;
@@ -140,10 +142,6 @@ Invocation parse_args(Shell& sh, int argc_in, char** argv_in) {
       } else if (on && c == 'l') {
         inv.login = true;
       } else if (on && c == 'p') {
-        if (k + 1 < a.size()) {  // -pNAME, as getopt reads it
-          inv.profile = a.substr(k + 1);
-          break;
-        }
         if (i + 1 >= argc) usage_error("-p needs a profile name");
         inv.profile = argv[++i];
       } else if (c == 'o') {

@@ -293,6 +293,9 @@ Result<void> start_session(Shell& sh, std::optional<std::string> requested) {
     sh.vars.set("TMPDIR", *tmp, true);
   }
   sh.exit_hook = end_session;
+  sh.child_reaped = [](pid_t pid) {
+    if (g_session && g_session->sandbox) g_session->sandbox->child_reaped(pid);
+  };
   activate_profile(sh, s.selection.profile);
   if (!s.selection.assigned_name.empty() && s.selection.profile->name != s.selection.assigned_name) {
     // The assigned profile could not be loaded: the session fell back. Record it.

@@ -208,6 +208,8 @@ class Shell {
   // A child reaped while waiting for another: a job is marked done, any other child's
   // status is kept for the wait_pid that claims it.
   void note_reaped(pid_t pid, int status);
+  // Told of a reaped child that is not a job: one of lash's own helpers (the broker).
+  std::function<void(pid_t)> child_reaped;
   std::map<pid_t, int> reaped_unclaimed;
   // Waits for pid (foreground or job); returns its shell status (128+N for signals).
   int wait_pid(pid_t pid, bool interruptible = false);

@@ -45,8 +45,13 @@ void xtrace(Shell& sh, const SimplePlan& p) {
 void resolve(Shell& sh, SimplePlan& p, bool skip_functions) {
   const std::string& name = p.argv[0];
   if (name.find('/') != std::string::npos) {
-    p.kind = SimplePlan::Kind::external;
-    p.path = name;
+    // A path to nothing is not found (127), as for a name PATH does not hold, not a
+    // program for the policy to refuse. (Whether a path exists is no secret from the
+    // session: `test -e` tells it too.)
+    struct stat st;
+    bool missing = ::stat(name.c_str(), &st) != 0 && (errno == ENOENT || errno == ENOTDIR);
+    p.kind = missing ? SimplePlan::Kind::not_found : SimplePlan::Kind::external;
+    p.path = missing ? std::string() : name;
     return;
   }
   const BuiltinDef* b = find_builtin(name);

@@ -46,6 +46,13 @@ class Broker {
   // Stop the helper (closing the socket ends it) and reap it.
   void stop();
 
+  // PID was reaped by someone else (the shell waits for any child): if it was the
+  // helper, its pid is forgotten, so stop() cannot signal a process given that pid
+  // since. The socket stays, and fails as a dead helper's does.
+  void reaped(pid_t pid) {
+    if (pid == pid_) pid_ = -1;
+  }
+
  private:
   unique_fd sock_;
   pid_t pid_ = -1;

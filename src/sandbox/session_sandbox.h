@@ -67,6 +67,10 @@ class SessionSandbox {
   // Returns 0 or an errno; EPERM without a watchdog.
   int relay_signal(pid_t pid, int sig) const;
 
+  // A child of lash reaped by the shell's wait: the broker's pid is forgotten if it
+  // was the broker (Broker::reaped).
+  void child_reaped(pid_t pid) { broker_.reaped(pid); }
+
   Result<LaunchResult> launch(const SpawnSpec& spec) const;
   Result<pid_t> fork_shell(pid_t pgid = -1) const;
 

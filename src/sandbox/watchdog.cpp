@@ -193,10 +193,20 @@ void leave_session_cgroups(const std::vector<std::pair<std::string, std::string>
   // or retired this sandbox at a profile switch. Wait until it has exited, or, when
   // it has cgroups here and has left them, moved on to another session cgroup. An
   // exec'd program keeps the session (and its limits) until it exits.
+  // Signal requests are still served meanwhile: the program lash exec'd may be the
+  // target (`( sleep 9; kill $$ ) & exec prog`).
   while (lash_alive(pidfd, lash) && (dirs.empty() || lash_inside(dirs, lash))) {
-    struct pollfd p = {pidfd, POLLIN, 0};
-    if (pidfd < 0 || poll(&p, 1, 200) < 0) usleep(200000);
+    struct pollfd p[2] = {{pidfd, POLLIN, 0}, {fds[1].fd, POLLIN, 0}};
+    if (poll(p, 2, 200) < 0) {
+      usleep(200000);
+      continue;
+    }
+    if (p[1].revents & (POLLHUP | POLLERR | POLLNVAL)) fds[1].fd = -1;
+    else if (p[1].revents & POLLIN) serve_signal_request(4, lash);
   }
+  // No more answers: a request still queued (or sent from now on) gets EOF on its
+  // answer pipe, and EPERM, rather than waiting for ever.
+  close(4);
   kill_and_remove(dirs, lash_alive(pidfd, lash) ? lash : 0);
   if (!lash_alive(pidfd, lash)) {
     (void)quarantine_planted(spec.quarantine);

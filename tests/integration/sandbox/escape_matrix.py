@@ -715,7 +715,9 @@ def detach_kill_run(row, ctx, argv, env):
                          stdout=subprocess.DEVNULL, stderr=errf, pass_fds=ctx.pass_fds,
                          start_new_session=True)
     ctx.procs.append(p)
-    started = wait_until(lambda: bool(find_marked(mark)), 5.0)
+    # 15 s: a loaded machine (the whole suite runs in parallel) once took over 5 s
+    # here; the wait ends as soon as the marker is there
+    started = wait_until(lambda: bool(find_marked(mark)), 15.0)
     # the marker process must be the detached one, not a probe still running
     time.sleep(0.2)
     p.kill()  # SIGKILL to the runner (lash, bwrap, firejail) only
