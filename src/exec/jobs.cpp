@@ -56,6 +56,16 @@ int Shell::wait_pid(pid_t pid, bool interruptible) {
   forward_pending(*this, pid);
   int ws = 0;
   for (;;) {
+    if (interruptible) {
+      // `wait` returns at once when a trapped signal arrives (POSIX 2.11). Checked on
+      // every round: the signal may have come while another child was being reaped
+      // (that waitpid returns the child, not EINTR).
+      for (int sig = 1; sig < NSIG; ++sig)
+        if (g_pending[sig] && trap_set[sig]) {
+          g_foreground = 0;
+          return 128 + sig;
+        }
+    }
     // Any child, not only PID: a background job that ends meanwhile is reaped now, so
     // that it stops answering `kill -0` (a pipeline member polling a job while the
     // shell waits for that pipeline would otherwise wait forever), as in dash.
@@ -63,18 +73,11 @@ int Shell::wait_pid(pid_t pid, bool interruptible) {
     if (r == pid) break;
     if (r > 0) {
       note_reaped(r, decode(ws));
+      forward_pending(*this, pid);
       continue;
     }
     if (r < 0 && errno == EINTR) {
       forward_pending(*this, pid);
-      if (interruptible) {
-        // `wait` returns at once when a trapped signal arrives (POSIX 2.11).
-        for (int sig = 1; sig < NSIG; ++sig)
-          if (g_pending[sig] && trap_set[sig]) {
-            g_foreground = 0;
-            return 128 + sig;
-          }
-      }
       continue;
     }
     g_foreground = 0;
