@@ -21,6 +21,7 @@
 #include <cstring>
 
 #include "sandbox/child.h"
+#include "sandbox/fd_passing.h"
 #include "sandbox/launch.h"
 #include "sandbox/proc_stat.h"
 
@@ -40,24 +41,7 @@ constexpr int kAllowedFlags = O_ACCMODE | O_CREAT | O_TRUNC | O_APPEND | O_EXCL 
 
 bool send_reply(int sock, int err, int fd) {
   int32_t e = err;
-  iovec iov{&e, sizeof e};
-  msghdr msg{};
-  msg.msg_iov = &iov;
-  msg.msg_iovlen = 1;
-  alignas(cmsghdr) char ctl[CMSG_SPACE(sizeof(int))] = {};
-  if (fd >= 0) {
-    msg.msg_control = ctl;
-    msg.msg_controllen = sizeof ctl;
-    cmsghdr* c = CMSG_FIRSTHDR(&msg);
-    c->cmsg_level = SOL_SOCKET;
-    c->cmsg_type = SCM_RIGHTS;
-    c->cmsg_len = CMSG_LEN(sizeof(int));
-    std::memcpy(CMSG_DATA(c), &fd, sizeof fd);
-  }
-  ssize_t n;
-  do n = sendmsg(sock, &msg, MSG_NOSIGNAL);
-  while (n < 0 && errno == EINTR);
-  return n == static_cast<ssize_t>(sizeof e);
+  return send_with_fd(sock, &e, sizeof e, fd) == static_cast<ssize_t>(sizeof e);
 }
 
 // One request: validate everything, then exactly one open.
@@ -166,29 +150,17 @@ Result<unique_fd> Broker::open(const std::string& path, int flags, mode_t mode, 
   if (n != static_cast<ssize_t>(msg.size())) return sys_error("cannot reach the fd broker", path, EPIPE);
 
   int32_t err = EPIPE;
-  iovec iov{&err, sizeof err};
-  alignas(cmsghdr) char ctl[CMSG_SPACE(sizeof(int))] = {};
-  msghdr m{};
-  m.msg_iov = &iov;
-  m.msg_iovlen = 1;
-  m.msg_control = ctl;
-  m.msg_controllen = sizeof ctl;
+  int got = -1;
   for (;;) {
-    n = recvmsg(sock_.get(), &m, MSG_CMSG_CLOEXEC);
+    n = recv_with_fd(sock_.get(), &err, sizeof err, &got, 0);
     if (n >= 0 || errno != EINTR) break;
     if (give_up && give_up()) {
       stop();  // its answer would come to the next request
       return sys_error("cannot open", path, EINTR);
     }
   }
+  unique_fd fd(got);
   if (n != static_cast<ssize_t>(sizeof err)) return sys_error("the fd broker did not answer", path, EPIPE);
-  unique_fd fd;
-  for (cmsghdr* c = CMSG_FIRSTHDR(&m); c; c = CMSG_NXTHDR(&m, c))
-    if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS && c->cmsg_len == CMSG_LEN(sizeof(int))) {
-      int got;
-      std::memcpy(&got, CMSG_DATA(c), sizeof got);
-      fd.reset(got);
-    }
   if (err != 0) return sys_error("cannot open", path, err);
   if (!fd) return sys_error("the fd broker sent no fd", path, EPROTO);
   return fd;

@@ -18,6 +18,7 @@
 
 #include "base/unique_fd.h"
 #include "sandbox/cgroup.h"
+#include "sandbox/fd_passing.h"
 #include "sandbox/launch.h"
 #include "sandbox/proc_stat.h"
 
@@ -85,22 +86,10 @@ int relay_signal_to(pid_t pid, int sig, pid_t lash) {
 // since several forks of lash share the socket and each must get its own answer.
 void serve_signal_request(int sock, pid_t lash) {
   int32_t rq[2] = {0, 0};
-  iovec iov{rq, sizeof rq};
-  alignas(cmsghdr) char ctl[CMSG_SPACE(sizeof(int))] = {};
-  msghdr m{};
-  m.msg_iov = &iov;
-  m.msg_iovlen = 1;
-  m.msg_control = ctl;
-  m.msg_controllen = sizeof ctl;
-  ssize_t n = recvmsg(sock, &m, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
   int reply = -1;
-  for (cmsghdr* c = n > 0 ? CMSG_FIRSTHDR(&m) : nullptr; c; c = CMSG_NXTHDR(&m, c))
-    if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS && c->cmsg_len == CMSG_LEN(sizeof(int)))
-      std::memcpy(&reply, CMSG_DATA(c), sizeof reply);
+  ssize_t n = recv_with_fd(sock, rq, sizeof rq, &reply, MSG_DONTWAIT);
   if (reply < 0) return;
-  int32_t err = n == static_cast<ssize_t>(sizeof rq) && !(m.msg_flags & (MSG_TRUNC | MSG_CTRUNC))
-                    ? relay_signal_to(rq[0], rq[1], lash)
-                    : EINVAL;
+  int32_t err = n == static_cast<ssize_t>(sizeof rq) ? relay_signal_to(rq[0], rq[1], lash) : EINVAL;
   (void)!write(reply, &err, sizeof err);
   close(reply);
 }
@@ -223,22 +212,7 @@ int relay_signal(int relay, pid_t pid, int sig) {
   if (pipe2(p, O_CLOEXEC) != 0) return EPERM;
   unique_fd answer(p[0]), answer_w(p[1]);
   int32_t rq[2] = {static_cast<int32_t>(pid), static_cast<int32_t>(sig)};
-  iovec iov{rq, sizeof rq};
-  alignas(cmsghdr) char ctl[CMSG_SPACE(sizeof(int))] = {};
-  msghdr m{};
-  m.msg_iov = &iov;
-  m.msg_iovlen = 1;
-  m.msg_control = ctl;
-  m.msg_controllen = sizeof ctl;
-  cmsghdr* c = CMSG_FIRSTHDR(&m);
-  c->cmsg_level = SOL_SOCKET;
-  c->cmsg_type = SCM_RIGHTS;
-  c->cmsg_len = CMSG_LEN(sizeof(int));
-  int wfd = answer_w.get();
-  std::memcpy(CMSG_DATA(c), &wfd, sizeof wfd);
-  ssize_t n;
-  do n = sendmsg(relay, &m, MSG_NOSIGNAL);
-  while (n < 0 && errno == EINTR);
+  ssize_t n = send_with_fd(relay, rq, sizeof rq, answer_w.get());
   answer_w.reset();  // the watchdog holds the only write end now: EOF if it goes away
   if (n != static_cast<ssize_t>(sizeof rq)) return EPERM;
   int32_t err = EPERM;

@@ -1,0 +1,20 @@
+// One message with at most one descriptor attached (SCM_RIGHTS) over a unix socket:
+// the fd broker's replies and the watchdog's signal requests.
+#pragma once
+#include <sys/types.h>
+
+#include <cstddef>
+
+namespace lash::sandbox {
+
+// Sends LEN bytes of DATA with FD attached (nothing attached when FD < 0). Retries
+// EINTR and never raises SIGPIPE. Returns what sendmsg(2) returned.
+ssize_t send_with_fd(int sock, const void* data, size_t len, int fd);
+
+// One recvmsg(2) of at most LEN bytes into DATA, with FLAGS (MSG_DONTWAIT, say).
+// *FD gets the attached descriptor, close-on-exec, or -1. A message cut short (its
+// bytes or its descriptors) is -1 with EMSGSIZE and keeps no descriptor. EINTR is
+// returned, not retried: the caller may have a reason to give up.
+ssize_t recv_with_fd(int sock, void* data, size_t len, int* fd, int flags);
+
+}  // namespace lash::sandbox
