@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <string_view>
 
 #include "exec/output.h"
 #include "exec/policy_gate.h"
@@ -58,6 +59,16 @@ bool script_fd(int fd) {
   return flags >= 0 && !(flags & FD_CLOEXEC);
 }
 
+int shell_fd_named(const std::string& path) {
+  if (path == "/dev/stdin") return 0;
+  if (path == "/dev/stdout") return 1;
+  if (path == "/dev/stderr") return 2;
+  int fd;
+  constexpr std::string_view dev_fd = "/dev/fd/";
+  if (path.compare(0, dev_fd.size(), dev_fd) != 0 || !parse_fd(path.substr(dev_fd.size()), fd)) return -1;
+  return fd;
+}
+
 bool plan_redirects(Shell& sh, const std::vector<ast::Redirect>& rs, std::vector<PlannedRedirect>& out) {
   for (const auto& r : rs) {
     PlannedRedirect p;
@@ -97,7 +108,7 @@ bool plan_redirects(Shell& sh, const std::vector<ast::Redirect>& rs, std::vector
         p.dynamic = sh.dry_dynamic;
         sh.dry_dynamic = was_dynamic || p.dynamic;
         if (int n = sh.fd_names_are_shell_fds && !p.dynamic ? shell_fd_named(p.path) : -1; n >= 0) {
-          // The script's own descriptor, as N>&M (user_files.h): checked and applied
+          // The script's own descriptor, as N>&M (redirect.h): checked and applied
           // as a dup, never opened by path.
           p.kind = PlannedRedirect::Kind::dup;
           p.from = n;

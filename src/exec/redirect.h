@@ -59,6 +59,14 @@ bool apply_redirects(Shell& sh, const std::vector<PlannedRedirect>& rs, FdSaver&
 bool redirects_to_fd_ops(Shell& sh, const std::vector<PlannedRedirect>& rs,
                          std::vector<sandbox::FdOp>& ops, std::vector<unique_fd>& keep);
 
+// The descriptor a name such as /dev/stderr or /dev/fd/3 stands for, or -1. In a
+// sandboxed session (Shell::fd_names_are_shell_fds) the shell serves these names
+// itself, as `>&2` and `<&3`: the fd broker is another process, so it would open its
+// own descriptors, and a child under Landlock cannot reopen a file it was only handed.
+// The file is not reopened: `>` does not truncate it and `<` cannot read what was
+// opened write-only. The default profile reopens them, as other Linux shells do.
+int shell_fd_named(const std::string& path);
+
 // Whether FD is one a script may name as the source of N>&M (or as /dev/fd/N): below
 // lash's private range and not one of lash's own descriptors.
 bool script_fd(int fd);

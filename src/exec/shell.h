@@ -152,7 +152,7 @@ class Shell {
   // asks the session to signal one of its own processes. Null: no such way.
   std::function<int(pid_t pid, int sig)> relay_signal;
   // Set when the profile needs a sandbox: /dev/stdin, /dev/stdout, /dev/stderr and
-  // /dev/fd/N in the shell's own opens name the shell's descriptors (user_files.h).
+  // /dev/fd/N in the shell's own opens name the shell's descriptors (redirect.h).
   bool fd_names_are_shell_fds = false;
   static const sandbox::Prepared kNoSandbox;
   std::shared_ptr<PolicyGate> gate;       // the session's policy (null: nothing checked)

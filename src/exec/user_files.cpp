@@ -6,7 +6,6 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <string_view>
 
 #include "base/fileio.h"
 #include "base/strutil.h"
@@ -14,21 +13,6 @@
 #include "exec/shell.h"
 
 namespace lash::exec {
-
-int shell_fd_named(const std::string& path) {
-  if (path == "/dev/stdin") return 0;
-  if (path == "/dev/stdout") return 1;
-  if (path == "/dev/stderr") return 2;
-  constexpr std::string_view dev_fd = "/dev/fd/";
-  if (path.size() <= dev_fd.size() || path.size() > dev_fd.size() + 4 || path.compare(0, dev_fd.size(), dev_fd) != 0)
-    return -1;
-  int fd = 0;
-  for (size_t i = dev_fd.size(); i < path.size(); ++i) {
-    if (path[i] < '0' || path[i] > '9') return -1;
-    fd = fd * 10 + (path[i] - '0');
-  }
-  return fd;
-}
 
 int open_user_path(Shell& sh, const std::string& path, int flags) {
   if (int n = sh.fd_names_are_shell_fds ? shell_fd_named(path) : -1; n >= 0) {

@@ -10,14 +10,6 @@ namespace lash::exec {
 
 class Shell;
 
-// The descriptor a name such as /dev/stderr or /dev/fd/3 stands for, or -1. In a
-// sandboxed session (Shell::fd_names_are_shell_fds) the shell serves these names
-// itself, as `>&2` and `<&3`: the fd broker is another process, so it would open its
-// own descriptors, and a child under Landlock cannot reopen a file it was only handed.
-// The file is not reopened: `>` does not truncate it and `<` cannot read what was
-// opened write-only. The default profile reopens them, as other Linux shells do.
-int shell_fd_named(const std::string& path);
-
 // Prepares the sandbox first (it is made on first use, and an open before the first
 // fork must be checked too); when the profile needs a sandbox this kernel cannot give
 // (enforcement = enforce), refuses with EACCES. A shell fd name (shell_fd_named) in
