@@ -175,7 +175,9 @@ void arm_sandbox(Shell& sh, std::shared_ptr<const policy::ResolvedProfile> profi
           sh.sandbox_refusal = r.error().message();
           return;
         }
-        sandbox::add_exec_closure(ctx, *profile);
+        // The closure is kept in $LASH_HOME, as trusted as the profiles there: not
+        // for a profile lash.conf assigned, which was loaded without them.
+        sandbox::add_exec_closure(ctx, *profile, s.selection.assigned ? "" : policy::lash_home() + "/cache");
         plan = sandbox::compile(*profile, ctx, caps);
       }
     } else {

@@ -14,6 +14,7 @@
 #include "policy/paths.h"
 #include "lash_config.h"
 #include "policy/session_select.h"
+#include "sandbox/closure_cache.h"
 
 namespace lash::sandbox {
 namespace {
@@ -405,11 +406,11 @@ SessionContext make_session_context(const policy::ResolvedProfile& profile, poli
   return ctx;
 }
 
-void add_exec_closure(SessionContext& ctx, const policy::ResolvedProfile& profile) {
+void add_exec_closure(SessionContext& ctx, const policy::ResolvedProfile& profile, const std::string& cache_dir) {
   if (profile.values.spawn_any.value) return;
   std::vector<std::string> progs(ctx.facts.allow_real.begin(), ctx.facts.allow_real.end());
   std::sort(progs.begin(), progs.end());
-  ctx.closure = resolve_exec_closure(progs);
+  ctx.closure = cached_exec_closure(cache_dir, progs);
 }
 
 SandboxPlan compile(const policy::ResolvedProfile& profile, const SessionContext& ctx, const Capabilities& caps) {

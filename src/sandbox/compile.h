@@ -53,7 +53,9 @@ SessionContext make_session_context(const policy::ResolvedProfile& profile, poli
 // tmpdir start the session cgroup (begin_prepare); add_exec_closure() completes it.
 SessionContext make_session_context(const policy::ResolvedProfile& profile, policy::SessionEnv env,
                                     policy::SessionFacts facts, bool with_closure = true);
-void add_exec_closure(SessionContext& ctx, const policy::ResolvedProfile& profile);
+// CACHE_DIR: where the answer is kept between sessions (closure_cache.h); "" computes
+// it afresh.
+void add_exec_closure(SessionContext& ctx, const policy::ResolvedProfile& profile, const std::string& cache_dir = "");
 
 SandboxPlan compile(const policy::ResolvedProfile& profile, const SessionContext& ctx,
                     const Capabilities& caps);

@@ -207,8 +207,9 @@ bool inspect(int dirfd, const std::string& leaf, const std::string& path, ElfInf
   return parse_elf64(f, info, problem);
 }
 
-void read_ld_conf(const std::string& file, std::vector<std::string>& out, int depth) {
+void read_ld_conf(const std::string& file, std::vector<std::string>& out, int depth, std::vector<std::string>* read) {
   if (depth > 8) return;
+  if (read) read->push_back(file);
   std::ifstream in(file);
   std::string line;
   while (std::getline(in, line)) {
@@ -220,9 +221,10 @@ void read_ld_conf(const std::string& file, std::vector<std::string>& out, int de
       std::string pat;
       while (ss >> pat) {
         if (pat[0] != '/') pat = dirname_of(file) + "/" + pat;
+        if (read) read->push_back(dirname_of(pat));  // a file added there changes the answer
         glob_t g{};
         if (glob(pat.c_str(), 0, nullptr, &g) == 0)
-          for (size_t i = 0; i < g.gl_pathc; ++i) read_ld_conf(g.gl_pathv[i], out, depth + 1);
+          for (size_t i = 0; i < g.gl_pathc; ++i) read_ld_conf(g.gl_pathv[i], out, depth + 1, read);
         globfree(&g);
       }
     } else if (w[0] == '/') {
@@ -241,9 +243,18 @@ std::string expand_origin(std::string dir, const std::string& origin) {
 
 class Resolver {
  public:
-  explicit Resolver(ExecClosure& out) : out_(out), dirs_(library_search_dirs()) {}
+  explicit Resolver(ExecClosure& out) : out_(out), dirs_(library_search_dirs(&consulted_)) {
+    consulted_set_.insert(consulted_.begin(), consulted_.end());
+  }
+
+  // Everything looked at, in the order first met.
+  const std::vector<std::string>& consulted() const { return consulted_; }
+  void consult(const std::string& path) {
+    if (consulted_set_.insert(path).second) consulted_.push_back(path);
+  }
 
   void add(const std::string& path, ExecFile::Role role, const std::string& by) {
+    consult(dirname_of(path));  // where this spelling is looked up (a symlink may be replaced)
     // Most programs name the same few libraries by the same paths: resolve each
     // spelling once.
     auto memo = real_of_.find(path);
@@ -261,6 +272,8 @@ class Resolver {
     }
     seen_[c.path] = out_.files.size();
     out_.files.push_back({c.path, role, by});
+    consult(c.dir);
+    consult(c.path);
     ElfInfo info;
     std::string problem;
     if (!inspect(c.dir_fd, c.leaf, c.path, info, problem)) {
@@ -273,6 +286,7 @@ class Resolver {
 
   // Whether DIR/NAME exists and is a directory (or, with REGULAR, a regular file).
   bool has(const std::string& dir, const std::string& name, bool regular) {
+    consult(dir);
     bool missing = false;
     int fd = real_paths_.dir_fd(dir, &missing);
     if (missing || !real_paths_.may_hold(dir, name)) return false;
@@ -307,6 +321,8 @@ class Resolver {
   }
 
   ExecClosure& out_;
+  std::vector<std::string> consulted_;  // filled by library_search_dirs() first
+  std::set<std::string> consulted_set_;
   std::vector<std::string> dirs_;
   RealPaths real_paths_;
   std::map<std::string, size_t> seen_;
@@ -326,9 +342,9 @@ std::set<std::string> entry_names(const std::string& dir) {
 
 }  // namespace
 
-std::vector<std::string> library_search_dirs() {
+std::vector<std::string> library_search_dirs(std::vector<std::string>* read) {
   std::vector<std::string> dirs;
-  read_ld_conf("/etc/ld.so.conf", dirs, 0);
+  read_ld_conf("/etc/ld.so.conf", dirs, 0, read);
   for (const char* d : {"/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/lib64", "/usr/lib64",
                         "/lib", "/usr/lib"})
     dirs.push_back(d);
@@ -346,7 +362,10 @@ ExecClosure resolve_exec_closure(const std::vector<std::string>& programs) {
   // The small parents are listed once and only names found there are stat'ed; the
   // library directory holds thousands of entries, where a stat per program is cheaper.
   std::map<std::string, std::set<std::string>> listed;
-  for (const char* parent : {"/usr/lib", "/usr/libexec", "/usr/local/lib"}) listed[parent] = entry_names(parent);
+  for (const char* parent : {"/usr/lib", "/usr/libexec", "/usr/local/lib"}) {
+    listed[parent] = entry_names(parent);
+    r.consult(parent);  // the runtime directories found depend on its entries
+  }
   auto may_exist = [&](const std::string& parent, const std::string& leaf) {
     auto it = listed.find(parent);
     return it == listed.end() || it->second.count(leaf) > 0;
@@ -366,6 +385,7 @@ ExecClosure resolve_exec_closure(const std::vector<std::string>& programs) {
       }
     }
   }
+  out.depends_on = r.consulted();
   return out;
 }
 

@@ -23,6 +23,10 @@ struct ExecClosure {
   // /usr/lib/x86_64-linux-gnu/NAME, /usr/libexec/NAME, /usr/local/lib/NAME.
   std::vector<ExecFile> data_dirs;    // role library, needed_by = the program
   std::vector<std::string> problems;  // e.g. "libfoo.so.1 (needed by /usr/bin/x): not found"
+  // Every file and directory whose state decided this answer (the files read, each
+  // directory a name was looked up in or listed, the ld.so.conf files), so that a
+  // copy kept between sessions can be checked against them (closure_cache.h).
+  std::vector<std::string> depends_on;
 };
 
 // PROGRAMS are real paths (policy::SessionFacts::allow_real).
@@ -35,6 +39,8 @@ std::vector<std::string> list_except(const std::string& dir, const std::vector<s
                                      const std::vector<std::string>& descend);
 
 // The library directories searched after RPATH/RUNPATH (ld.so.conf + defaults).
-std::vector<std::string> library_search_dirs();
+// READ, when given, receives the configuration files read and the directories their
+// include patterns were expanded in.
+std::vector<std::string> library_search_dirs(std::vector<std::string>* read = nullptr);
 
 }  // namespace lash::sandbox

@@ -602,6 +602,16 @@ def plant_symlink(ctx):
     os.symlink(ctx.secret, os.path.join(ctx.work, "link"))
 
 
+def closure_cache_file(ctx):
+    """lash keeps the allowlist's exec closure in $LASH_HOME/cache between sessions and
+    trusts it like the profiles there (closure_cache.h): a child that could rewrite it
+    would widen the next session's exec grants."""
+    d = os.path.join(ctx.base, "lash_home", "cache")
+    os.makedirs(d, mode=0o700, exist_ok=True)
+    write(os.path.join(d, "closure-0000000000000000"), "lash exec-closure cache 1\n", 0o600)
+    return os.path.join(d, "closure-0000000000000000")
+
+
 def plant_hardlink_outside(ctx):
     os.link(ctx.secret, os.path.join(ctx.work, "hl"))
 
@@ -961,6 +971,9 @@ def build_rows():
         expect={"policy"})
     add("write-prog", "open the secret for writing (program)", "landlock",
         lambda c: f"{P} open-write {q(c.secret)}", expect={"EACCES", "EROFS"})
+    add("cache-tamper", "rewrite lash's exec-closure cache in $LASH_HOME/cache", "landlock",
+        lambda c: f"{P} open-write {q(os.path.join(c.base, 'lash_home', 'cache', 'closure-0000000000000000'))}",
+        setup=closure_cache_file, expect={"EACCES", "EROFS"})
     add("append-sh", "append from sh: sh -c 'echo >> secret'", "landlock",
         lambda c: f"sh -c 'echo pwned >> {c.secret}' && echo ok || echo refused",
         expect={"refused"})

@@ -1,0 +1,178 @@
+// The exec-closure cache against real files: an answer read back is the answer
+// computed; any change to what it depended on, a cache written while a dependency
+// was still changing, a cache of other programs, a damaged cache, and a cache
+// directory or file others may write are all not used.
+#include <doctest/doctest.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <fstream>
+#include <string>
+
+#include "sandbox/closure_cache.h"
+
+using namespace lash::sandbox;
+
+namespace {
+
+std::string real(const std::string& p) {
+  char buf[PATH_MAX];
+  return realpath(p.c_str(), buf) ? buf : "";
+}
+
+int64_t now_ns() {
+  struct timespec t;
+  clock_gettime(CLOCK_REALTIME, &t);
+  return static_cast<int64_t>(t.tv_sec) * 1'000'000'000 + t.tv_nsec;
+}
+constexpr int64_t kLater = 60'000'000'000;  // "computed a minute from now": past the tick guard
+
+struct TempDir {
+  std::string path;
+  TempDir() {
+    char tmpl[] = "/tmp/lash-ccache-XXXXXX";
+    REQUIRE(mkdtemp(tmpl));
+    path = tmpl;
+  }
+  ~TempDir() { REQUIRE(system(("rm -rf '" + path + "'").c_str()) == 0); }
+};
+
+void write_file(const std::string& path, const std::string& text, mode_t mode = 0755) {
+  std::ofstream(path) << text;
+  REQUIRE(chmod(path.c_str(), mode) == 0);
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+bool same(const ExecClosure& a, const ExecClosure& b) {
+  auto files_equal = [](const std::vector<ExecFile>& x, const std::vector<ExecFile>& y) {
+    if (x.size() != y.size()) return false;
+    for (size_t i = 0; i < x.size(); ++i)
+      if (x[i].path != y[i].path || x[i].role != y[i].role || x[i].needed_by != y[i].needed_by) return false;
+    return true;
+  };
+  return files_equal(a.files, b.files) && files_equal(a.data_dirs, b.data_dirs) && a.problems == b.problems &&
+         a.depends_on == b.depends_on;
+}
+
+}  // namespace
+
+TEST_CASE("closure cache: the answer read back is the answer computed") {
+  std::vector<std::string> progs = {real("/bin/true"), real("/bin/sh")};
+  std::sort(progs.begin(), progs.end());
+  ExecClosure c = resolve_exec_closure(progs);
+  REQUIRE(c.files.size() > 2);
+  REQUIRE(!c.depends_on.empty());
+  // System files last changed long ago: stored with the real clock.
+  auto text = closure_cache_text(progs, c, now_ns());
+  REQUIRE(text);
+  auto back = closure_from_cache_text(*text, progs);
+  REQUIRE(back);
+  CHECK(same(*back, c));
+  // Another list of programs (the file name's hash could collide) is not this answer.
+  CHECK_FALSE(closure_from_cache_text(*text, {progs[0]}));
+  CHECK_FALSE(closure_from_cache_text(*text, {progs[1], progs[0]}));
+}
+
+TEST_CASE("closure cache: a dependency that changed, appeared or went away recomputes") {
+  TempDir d;
+  std::string script = d.path + "/tool";
+  write_file(script, "#!/bin/sh\necho hi\n");
+  std::vector<std::string> progs = {script};
+  ExecClosure c = resolve_exec_closure(progs);
+  // The script changed a moment ago: a second change in the same clock tick would not
+  // show in its timestamps, so the answer is not stored.
+  CHECK_FALSE(closure_cache_text(progs, c, now_ns()));
+  auto text = closure_cache_text(progs, c, now_ns() + kLater);
+  REQUIRE(text);
+  REQUIRE(closure_from_cache_text(*text, progs));
+
+  SUBCASE("the program is rewritten") {
+    write_file(script, "#!/bin/bash\necho hi\n");
+    CHECK_FALSE(closure_from_cache_text(*text, progs));
+  }
+  SUBCASE("the program's mode changes") {
+    REQUIRE(chmod(script.c_str(), 0700) == 0);
+    CHECK_FALSE(closure_from_cache_text(*text, progs));
+  }
+  SUBCASE("a file appears in a directory it looked in") {
+    usleep(50'000);  // past the clock tick of the directory's last change (see above)
+    write_file(d.path + "/other", "x");
+    CHECK_FALSE(closure_from_cache_text(*text, progs));
+  }
+  SUBCASE("the program is removed") {
+    REQUIRE(unlink(script.c_str()) == 0);
+    CHECK_FALSE(closure_from_cache_text(*text, progs));
+  }
+}
+
+TEST_CASE("closure cache: a damaged cache is not used, and never crashes") {
+  std::vector<std::string> progs = {real("/bin/true")};
+  ExecClosure c = resolve_exec_closure(progs);
+  auto text = closure_cache_text(progs, c, now_ns() + kLater);
+  REQUIRE(text);
+  // Every truncation: the last line must be "end".
+  for (size_t n = 0; n < text->size(); ++n) CHECK_FALSE(closure_from_cache_text(text->substr(0, n), progs));
+  // Every byte replaced by a tab, a newline or a letter: either refused or (where it
+  // only renames a needed_by or a problem) an answer; never a crash.
+  for (size_t i = 0; i < text->size(); ++i)
+    for (char ch : {'\t', '\n', 'x', '\0'}) {
+      std::string bad = *text;
+      bad[i] = ch;
+      (void)closure_from_cache_text(bad, progs);
+    }
+  CHECK_FALSE(closure_from_cache_text(*text + "F\tl\t/etc/shadow\t\n", progs));  // after "end"
+  std::string no_deps;
+  for (size_t start = 0; start < text->size();) {
+    size_t nl = text->find('\n', start);
+    std::string line = text->substr(start, nl + 1 - start);
+    if (line.rfind("W\t", 0) != 0) no_deps += line;
+    start = nl + 1;
+  }
+  CHECK_FALSE(closure_from_cache_text(no_deps, progs));  // nothing to check it against
+}
+
+TEST_CASE("closure cache: kept in a directory only this user may write") {
+  TempDir d;
+  std::string dir = d.path + "/cache";
+  std::vector<std::string> progs = {real("/bin/true")};
+  ExecClosure fresh = resolve_exec_closure(progs);
+  std::string file = closure_cache_file(dir, progs);
+
+  ExecClosure first = cached_exec_closure(dir, progs);  // computes, makes DIR, stores
+  CHECK(same(first, fresh));
+  struct stat st;
+  REQUIRE(stat(dir.c_str(), &st) == 0);
+  CHECK((st.st_mode & 0777) == 0700);
+  REQUIRE(stat(file.c_str(), &st) == 0);
+  CHECK((st.st_mode & 0777) == 0600);
+  CHECK(same(cached_exec_closure(dir, progs), fresh));  // read back
+
+  SUBCASE("a cache file others may write is replaced, not read") {
+    std::string text = read_file(file);
+    // The same answer with one more "library": read, it would grant that file.
+    size_t end = text.rfind("end\n");
+    write_file(file, text.substr(0, end) + "F\tl\t/etc/shadow\t" + progs[0] + "\nend\n", 0666);
+    ExecClosure c = cached_exec_closure(dir, progs);
+    CHECK(same(c, fresh));
+    REQUIRE(stat(file.c_str(), &st) == 0);
+    CHECK((st.st_mode & 0777) == 0600);
+    CHECK(read_file(file).find("/etc/shadow") == std::string::npos);
+  }
+  SUBCASE("a directory others may write is neither read nor written") {
+    REQUIRE(unlink(file.c_str()) == 0);
+    REQUIRE(chmod(dir.c_str(), 0777) == 0);
+    CHECK(same(cached_exec_closure(dir, progs), fresh));
+    CHECK(stat(file.c_str(), &st) != 0);
+  }
+  SUBCASE("no directory: computed every time") {
+    CHECK(same(cached_exec_closure("", progs), fresh));
+  }
+}
