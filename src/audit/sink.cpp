@@ -8,6 +8,8 @@
 
 #include <cerrno>
 
+#include "base/file_size_limit.h"
+
 namespace lash::audit {
 
 std::string audit_log_path(const std::string& lash_home) { return lash_home + "/audit.log"; }
@@ -32,36 +34,13 @@ Result<void> JsonlFileSink::open() {
   return {};
 }
 
-namespace {
-// A sandboxed session limits the shell's own writes with a soft RLIMIT_FSIZE (the
-// profile's max_file_size; sandbox::limit_self). The audit log is lash's, not the
-// script's, and grows past any such limit over many sessions: lift the soft limit to
-// the hard one for the write, then put it back.
-class FileSizeLift {
- public:
-  FileSizeLift() {
-    if (::getrlimit(RLIMIT_FSIZE, &saved_) == 0 && saved_.rlim_cur != saved_.rlim_max) {
-      struct rlimit lifted = {saved_.rlim_max, saved_.rlim_max};
-      active_ = ::setrlimit(RLIMIT_FSIZE, &lifted) == 0;
-    }
-  }
-  ~FileSizeLift() {
-    if (active_) ::setrlimit(RLIMIT_FSIZE, &saved_);
-  }
-  FileSizeLift(const FileSizeLift&) = delete;
-  FileSizeLift& operator=(const FileSizeLift&) = delete;
-
- private:
-  struct rlimit saved_ {};
-  bool active_ = false;
-};
-}  // namespace
-
+// The audit log is lash's, not the script's, and grows past any file-size limit over
+// many sessions (file_size_limit.h).
 Result<void> JsonlFileSink::write_line(const std::string& line) {
   if (!fd_) {
     if (auto r = open(); !r) return r;
   }
-  FileSizeLift lift;
+  FileSizeLimitLifted lifted;
   size_t done = 0;
   while (done < line.size()) {
     ssize_t n = ::write(fd_.get(), line.data() + done, line.size() - done);

@@ -13,6 +13,7 @@
 #include "base/fileio.h"
 #include "exec/policy_gate.h"
 #include "exec/shell.h"
+#include "policy/facts_cache.h"
 #include "policy/session_facts.h"
 #include "policy/session_select.h"
 #include "sandbox/caps.h"
@@ -141,6 +142,15 @@ bool may_record(const policy::ResolvedProfile& profile, const sandbox::SandboxPl
 
 // The kernel sandbox is compiled and prepared on first use, before the first fork:
 // a session that runs only builtins never pays for it.
+// Where answers are kept between sessions (the allowlist's real paths, the exec
+// closure): $LASH_HOME/cache, as trusted as the profiles beside it, so not for a
+// profile lash.conf assigned, which was loaded without them ("": no cache).
+namespace {
+std::string session_cache_dir(const Session& s) {
+  return s.selection.assigned ? "" : policy::lash_home() + "/cache";
+}
+}  // namespace
+
 void arm_sandbox(Shell& sh, std::shared_ptr<const policy::ResolvedProfile> profile,
                  std::function<const policy::SessionFacts&()> facts) {
   sh.prepare_hook = [&sh, profile, facts]() {
@@ -177,7 +187,7 @@ void arm_sandbox(Shell& sh, std::shared_ptr<const policy::ResolvedProfile> profi
         }
         // The closure is kept in $LASH_HOME, as trusted as the profiles there: not
         // for a profile lash.conf assigned, which was loaded without them.
-        sandbox::add_exec_closure(ctx, *profile, s.selection.assigned ? "" : policy::lash_home() + "/cache");
+        sandbox::add_exec_closure(ctx, *profile, session_cache_dir(s));
         plan = sandbox::compile(*profile, ctx, caps);
       }
     } else {
@@ -228,8 +238,9 @@ void activate_profile(Shell& sh, std::shared_ptr<const policy::ResolvedProfile> 
   // The environment the facts are resolved against is the one at activation.
   // Resolved once per activation, shared by the engine and the sandbox plan.
   auto facts = std::make_shared<std::optional<policy::SessionFacts>>();
-  auto get_facts = [profile, env = s.env, facts]() -> const policy::SessionFacts& {
-    if (!*facts) *facts = policy::make_session_facts(*profile, env);
+  // Kept between sessions like the exec closure (arm_sandbox).
+  auto get_facts = [profile, env = s.env, facts, cache_dir = session_cache_dir(s)]() -> const policy::SessionFacts& {
+    if (!*facts) *facts = policy::cached_session_facts(cache_dir, *profile, env);
     return **facts;
   };
   gate->make_engine = [profile, get_facts]() { return std::make_shared<const policy::Engine>(profile, get_facts()); };

@@ -90,29 +90,25 @@ std::optional<std::string> resolve_on_path(std::string_view name, std::string_vi
   return std::nullopt;
 }
 
-namespace {
-// Real path of a spawn-list entry: PATH lookup for a bare name, realpath for a path.
-std::optional<std::string> resolve_entry(const std::string& entry, const SessionEnv& env,
-                                         const FsProbe& fs) {
+std::optional<std::string> resolve_entry(const std::string& entry, const SessionEnv& env, const FsProbe& fs) {
   if (!entry.empty() && entry[0] == '/') return fs.realpath(entry);
   return resolve_on_path(entry, env.path_var, fs);
 }
-}  // namespace
 
-SessionFacts make_session_facts(const ResolvedProfile& profile, const SessionEnv& env,
-                                const FsProbe& fs) {
-  SessionFacts f;
-  const Profile& p = profile.values;
-  if (!p.spawn_any.value) {
-    for (const auto& e : p.spawn_allowlist.value) {
-      auto real = resolve_entry(e, env, fs);
-      if (!real) continue;
-      f.allow_real.insert(*real);
-      if (e[0] != '/') f.allow_real_by_name.emplace(e, *real);
-    }
-  }
+void add_allowed(SessionFacts& f, const std::string& entry, const std::string& real) {
+  f.allow_real.insert(real);
+  if (entry[0] != '/') f.allow_real_by_name.emplace(entry, real);
+}
+
+void resolve_spawn_lists(SessionFacts& f, const Profile& p, const SessionEnv& env, const FsProbe& fs) {
+  if (!p.spawn_any.value)
+    for (const auto& e : p.spawn_allowlist.value)
+      if (auto real = resolve_entry(e, env, fs)) add_allowed(f, e, *real);
   for (const auto& e : p.spawn_denylist.value)
     if (auto real = resolve_entry(e, env, fs)) f.deny_real.insert(*real);
+}
+
+void resolve_writable_roots(SessionFacts& f, const Profile& p, const SessionEnv& env, const FsProbe& fs) {
   for (auto& root : writable_roots(p, env)) {
     if (auto real = fs.realpath(root.path)) {
       root.path = paths::normalize(*real);
@@ -124,6 +120,13 @@ SessionFacts make_session_facts(const ResolvedProfile& profile, const SessionEnv
     }
     f.writable_roots.push_back(std::move(root));
   }
+}
+
+SessionFacts make_session_facts(const ResolvedProfile& profile, const SessionEnv& env,
+                                const FsProbe& fs) {
+  SessionFacts f;
+  resolve_spawn_lists(f, profile.values, env, fs);
+  resolve_writable_roots(f, profile.values, env, fs);
   return f;
 }
 

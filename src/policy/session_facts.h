@@ -61,5 +61,12 @@ std::optional<std::string> resolve_on_path(std::string_view name, std::string_vi
 
 SessionFacts make_session_facts(const ResolvedProfile& profile, const SessionEnv& env,
                                 const FsProbe& fs = FsProbe::system());
+// Real path of a spawn-list entry: PATH lookup for a bare name, realpath for a path.
+std::optional<std::string> resolve_entry(const std::string& entry, const SessionEnv& env, const FsProbe& fs);
+// Its two parts: the real paths of the spawn lists, and the writable roots.
+void resolve_spawn_lists(SessionFacts& f, const Profile& p, const SessionEnv& env, const FsProbe& fs);
+void resolve_writable_roots(SessionFacts& f, const Profile& p, const SessionEnv& env, const FsProbe& fs);
+// An allowlist ENTRY found as REAL, recorded as make_session_facts does.
+void add_allowed(SessionFacts& f, const std::string& entry, const std::string& real);
 
 }  // namespace lash::policy

@@ -12,11 +12,7 @@
 // only if it and its directory belong to this user and nobody else may write them;
 // a malformed or mismatching one is ignored and replaced, never an error.
 //
-// Staleness. Each dependency is recorded with its device, inode, mode, size, mtime
-// and ctime; any difference, or one that appeared or went away, recomputes. A
-// timestamp is only as fine as the kernel's clock tick, so (as git does with its
-// index) an answer is not stored while any dependency changed less than two seconds
-// before it was computed: a second change within the same tick would go unseen.
+// Staleness: each dependency is recorded and checked as base/state_cache.h says.
 #pragma once
 #include <cstdint>
 #include <optional>

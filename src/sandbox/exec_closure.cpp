@@ -23,6 +23,7 @@
 #include <sstream>
 
 #include "base/real_paths.h"
+#include "base/state_cache.h"
 
 namespace lash::sandbox {
 namespace {
@@ -258,7 +259,14 @@ class Resolver {
     // Most programs name the same few libraries by the same paths: resolve each
     // spelling once.
     auto memo = real_of_.find(path);
-    if (memo == real_of_.end()) memo = real_of_.emplace(path, real_paths_.resolve(path)).first;
+    if (memo == real_of_.end()) {
+      memo = real_of_.emplace(path, real_paths_.resolve(path)).first;
+      if (memo->second.path != path) {  // the directories of the symlinks on the way
+        std::vector<std::string> chain;
+        state_cache::add_symlink_chain(path, chain);
+        for (const std::string& d : chain) consult(d);
+      }
+    }
     const RealPaths::Resolved c = memo->second;
     if (c.path.empty()) {
       out_.problems.push_back(path + (by.empty() ? "" : " (needed by " + by + ")") + ": not found");

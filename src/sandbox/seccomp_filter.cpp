@@ -13,6 +13,7 @@
 #include <cerrno>
 #include <memory>
 
+#include "base/file_size_limit.h"
 #include "base/unique_fd.h"
 
 namespace lash::sandbox {
@@ -74,14 +75,23 @@ Result<void> add_rules(scmp_filter_ctx ctx, const SandboxPlan& plan) {
   return {};
 }
 
-// seccomp_export_bpf writes to an fd; read the program back from a memfd.
+// seccomp_export_bpf writes to an fd; read the program back from a memfd. A memfd
+// is a file: RLIMIT_FSIZE cuts the write short, and libseccomp 2.5 takes a short
+// write for success. A program cut at an instruction boundary that ends in a return
+// would load as a shorter, weaker filter; so the limit is lifted for the export, and
+// a program as long as the limit still in force is refused as possibly cut.
 Result<std::vector<sock_filter>> export_program(scmp_filter_ctx ctx) {
   unique_fd mem(memfd_create("lash-seccomp", MFD_CLOEXEC));
   if (!mem) return sys_error("cannot create a memfd for the seccomp program", "", errno);
+  FileSizeLimitLifted lifted;
   int rc = seccomp_export_bpf(ctx, mem.get());
   if (rc != 0) return Error{"cannot export the seccomp program", "", -rc, {}};
   struct stat st;
   if (fstat(mem.get(), &st) != 0) return sys_error("cannot size the seccomp program", "", errno);
+  if (lifted.limit() != RLIM_INFINITY && static_cast<rlim_t>(st.st_size) >= lifted.limit())
+    return Error{"the seccomp program does not fit under the file-size limit lash runs with (ulimit -f " +
+                     std::to_string(lifted.limit() / 512) + "); refusing a filter that may be cut short",
+                 "", EFBIG, {}};
   if (st.st_size <= 0 || st.st_size % sizeof(sock_filter) != 0 || st.st_size > 65536 * 8)
     return Error{"the exported seccomp program has a bad size", "", EPROTO, {}};
   std::vector<sock_filter> prog(static_cast<size_t>(st.st_size) / sizeof(sock_filter));
