@@ -1,5 +1,6 @@
 #include "base/state_cache.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <sys/stat.h>
@@ -168,6 +169,29 @@ bool write_all(int fd, const std::string& text) {
   return true;
 }
 
+// At most kKeptFiles answers stay in DIR, the most recently written: a PATH that
+// changes with every run (a fresh temporary directory on it) would otherwise leave a
+// file per run. Runs only after a write, which is rare.
+constexpr size_t kKeptFiles = 64;
+
+void prune(int dirfd) {
+  unique_fd listing(::openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  if (!listing) return;
+  DIR* d = ::fdopendir(listing.get());
+  if (!d) return;
+  listing.release();  // closedir() closes it
+  std::vector<std::pair<int64_t, std::string>> files;
+  while (dirent* e = ::readdir(d)) {
+    struct stat st;
+    if (e->d_name[0] == '.' || ::fstatat(dirfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0) continue;
+    files.emplace_back(ns_of(st.st_mtim), e->d_name);
+  }
+  ::closedir(d);
+  if (files.size() <= kKeptFiles) return;
+  std::sort(files.begin(), files.end());
+  for (size_t i = 0; i + kKeptFiles < files.size(); ++i) ::unlinkat(dirfd, files[i].second.c_str(), 0);
+}
+
 }  // namespace
 
 void write_file(const std::string& dir, const std::string& name, const std::string& text) {
@@ -194,8 +218,11 @@ void write_file(const std::string& dir, const std::string& name, const std::stri
       return;
     }
   }
-  if (::close(fd.release()) != 0 || ::renameat(dirfd.get(), tmp.c_str(), dirfd.get(), name.c_str()) != 0)
+  if (::close(fd.release()) != 0 || ::renameat(dirfd.get(), tmp.c_str(), dirfd.get(), name.c_str()) != 0) {
     ::unlinkat(dirfd.get(), tmp.c_str(), 0);
+    return;
+  }
+  prune(dirfd.get());
 }
 
 }  // namespace lash::state_cache

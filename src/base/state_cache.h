@@ -58,7 +58,7 @@ std::optional<std::string> read_file(const std::string& dir, const std::string& 
 
 // Writes TEXT as DIR/NAME, whole or not at all (a new file renamed over), making DIR
 // (0700) if needed; nothing when DIR is not this user's own. Failures are silent: the
-// next session only computes again.
+// next session only computes again. DIR keeps the 64 files written last.
 void write_file(const std::string& dir, const std::string& name, const std::string& text);
 
 }  // namespace lash::state_cache

@@ -260,17 +260,11 @@ bool apply_redirects(Shell& sh, const std::vector<PlannedRedirect>& rs, FdSaver&
         break;
       }
       case PlannedRedirect::Kind::dup: {
-        if (r.from == r.fd) {
-          if (!script_fd(r.from)) {
-            sh.error(bad_fd_error(r));
-            return false;
-          }
-          break;
-        }
         if (!script_fd(r.from)) {
           sh.error(bad_fd_error(r));
           return false;
         }
+        if (r.from == r.fd) break;  // N>&N: only the check
         saver.save(r.fd);
         if (::dup2(r.from, r.fd) < 0) {
           sh.error(std::to_string(r.from) + ": " + std::strerror(errno));

@@ -140,17 +140,17 @@ bool may_record(const policy::ResolvedProfile& profile, const sandbox::SandboxPl
   return policy_can_deny || !plan.empty() || v.monitoring_enabled.value;
 }
 
-// The kernel sandbox is compiled and prepared on first use, before the first fork:
-// a session that runs only builtins never pays for it.
+namespace {
 // Where answers are kept between sessions (the allowlist's real paths, the exec
 // closure): $LASH_HOME/cache, as trusted as the profiles beside it, so not for a
 // profile lash.conf assigned, which was loaded without them ("": no cache).
-namespace {
 std::string session_cache_dir(const Session& s) {
   return s.selection.assigned ? "" : policy::lash_home() + "/cache";
 }
 }  // namespace
 
+// The kernel sandbox is compiled and prepared on first use, before the first fork:
+// a session that runs only builtins never pays for it.
 void arm_sandbox(Shell& sh, std::shared_ptr<const policy::ResolvedProfile> profile,
                  std::function<const policy::SessionFacts&()> facts) {
   sh.prepare_hook = [&sh, profile, facts]() {
@@ -185,8 +185,6 @@ void arm_sandbox(Shell& sh, std::shared_ptr<const policy::ResolvedProfile> profi
           sh.sandbox_refusal = r.error().message();
           return;
         }
-        // The closure is kept in $LASH_HOME, as trusted as the profiles there: not
-        // for a profile lash.conf assigned, which was loaded without them.
         sandbox::add_exec_closure(ctx, *profile, session_cache_dir(s));
         plan = sandbox::compile(*profile, ctx, caps);
       }

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Benchmarks lash side by side with dash and bash, in the same run.
-#   tests/bench/run.sh LASH_BINARY        (./dev bench calls it with build/lash)
+#   tests/bench/run.sh LASH_BINARY        (./dev bench: build-release/lash, LTO)
+# BENCH_HELPERS: the build directory holding tests/helpers (default: LASH_BINARY's).
 # Prints one table: each measure for dash, bash and lash, the lash/dash ratio
 # and the goal from docs/testing.md. BENCH_RUNS scales the number of runs.
 # Timings are noisy on shared machines: compare ratios, not absolute times.
@@ -13,6 +14,7 @@ dash=$(command -v dash) || { echo "run.sh: dash not found" >&2; exit 2; }
 bash=$(command -v bash) || { echo "run.sh: bash not found" >&2; exit 2; }
 command -v hyperfine >/dev/null || { echo "run.sh: hyperfine not found (apt-get install hyperfine)" >&2; exit 2; }
 runs=${BENCH_RUNS:-1}
+echo "lash under test: $lash"
 
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
@@ -96,4 +98,4 @@ for r in rows:
 PYEOF
 
 echo
-sh "$here/policy.sh" "$lash" "$(dirname "$lash")"
+sh "$here/policy.sh" "$lash" "${BENCH_HELPERS:-$(dirname "$lash")}"

@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 #include <limits.h>
 #include <stdlib.h>
+#include <fcntl.h>
 #include <grp.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -15,6 +16,7 @@
 #include <fstream>
 #include <string>
 
+#include "base/state_cache.h"
 #include "sandbox/closure_cache.h"
 
 using namespace lash::sandbox;
@@ -248,4 +250,21 @@ TEST_CASE("closure cache: kept in a directory only this user may write") {
   SUBCASE("no directory: computed every time") {
     CHECK(same(cached_exec_closure("", progs), fresh));
   }
+}
+
+TEST_CASE("state cache: the cache directory keeps the 64 files written last") {
+  TempDir d;
+  std::string dir = d.path + "/cache";
+  for (int i = 0; i < 70; ++i) {
+    lash::state_cache::write_file(dir, "answer-" + std::to_string(i), "x\n");
+    struct timespec times[2] = {{1'000'000 + i, 0}, {1'000'000 + i, 0}};  // distinct mtimes, in order
+    REQUIRE(utimensat(AT_FDCWD, (dir + "/answer-" + std::to_string(i)).c_str(), times, 0) == 0);
+  }
+  int kept = 0;
+  struct stat st;
+  for (int i = 0; i < 70; ++i) kept += stat((dir + "/answer-" + std::to_string(i)).c_str(), &st) == 0;
+  CHECK(kept == 64);
+  CHECK(stat((dir + "/answer-5").c_str(), &st) != 0);   // among the oldest: removed
+  CHECK(stat((dir + "/answer-69").c_str(), &st) == 0);  // the last written
+  CHECK(lash::state_cache::read_file(dir, "answer-69") == std::string("x\n"));
 }
