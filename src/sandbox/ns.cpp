@@ -275,10 +275,20 @@ Result<NamespaceHelper> start_session_namespace(const NamespaceSpec& spec_in, co
   return h;
 }
 
-Result<SessionNamespaces> finish_session_namespace(NamespaceHelper& h) {
+void reap_namespace_helper(NamespaceHelper& h) {
+  if (h.pid < 0) return;
+  h.ready.reset();
+  h.done.reset();  // if finish_session_namespace() did not run: the helper exits now
+  int ws;
+  while (waitpid(h.pid, &ws, 0) < 0 && errno == EINTR) {
+  }
+  h.pid = -1;
+}
+
+Result<SessionNamespaces> finish_session_namespace(NamespaceHelper& h, bool reap) {
   SessionNamespaces out;
   out.missing = h.missing;
-  if (h.pid < 0) return out;
+  if (h.pid < 0 || !h.ready) return out;
   int err = EPROTO;
   ssize_t n;
   do n = read(h.ready.get(), &err, sizeof err);
@@ -298,11 +308,8 @@ Result<SessionNamespaces> finish_session_namespace(NamespaceHelper& h) {
     }
   }
   h.ready.reset();
-  h.done.reset();
-  int ws;
-  while (waitpid(h.pid, &ws, 0) < 0 && errno == EINTR) {
-  }
-  h.pid = -1;
+  h.done.reset();  // the helper exits
+  if (reap || !ok) reap_namespace_helper(h);
   if (!ok) return sys_error("cannot set up the session mount namespace", "", err);
   out.protected_paths = h.present;
   return out;

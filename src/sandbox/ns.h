@@ -77,7 +77,11 @@ struct NamespaceHelper {
   std::vector<std::string> quarantine;
 };
 Result<NamespaceHelper> start_session_namespace(const NamespaceSpec& spec, const Capabilities& caps);
-Result<SessionNamespaces> finish_session_namespace(NamespaceHelper& helper);
+// Takes the namespaces and lets the helper exit. With REAP = false the helper is not
+// waited for here: tearing down its copy of lash takes a few hundred microseconds,
+// which lash spends on the ruleset meanwhile; reap_namespace_helper() collects it.
+Result<SessionNamespaces> finish_session_namespace(NamespaceHelper& helper, bool reap = true);
+void reap_namespace_helper(NamespaceHelper& helper);
 
 // Applies SPEC in a new mount namespace: read-only root, writable and noexec binds,
 // protect binds, masks, private /proc, in that order. Protect paths that do not exist

@@ -116,7 +116,7 @@ Result<void> finish_namespace(Prepared& p, const SandboxPlan& plan, const Capabi
   start_namespace(p, plan, caps);  // when nothing began it
   if (!plan.restrict_fs) return {};
   Result<SessionNamespaces> ns = p.ns_start_error ? Result<SessionNamespaces>(*p.ns_start_error)
-                                                  : finish_session_namespace(p.ns_helper);
+                                                  : finish_session_namespace(p.ns_helper, /*reap=*/false);
   p.ns_start_error.reset();
   if (!ns) {
     // Masking is needed only where there are sockets to mask; the helper looked for
@@ -292,6 +292,7 @@ Result<Prepared> prepare(const SandboxPlan& plan, const Capabilities& caps, Prep
   if (private_proc) opened.push_back({"/proc", private_proc.get()});
   if (auto r = prepare_landlock(p, plan, caps, opened); !r) return cleanup_on_error(r.error());
   if (auto r = prepare_seccomp(p, plan, caps); !r) return cleanup_on_error(r.error());
+  reap_namespace_helper(p.ns_helper);  // it exited while the ruleset was built
 
 #if defined(__SANITIZE_ADDRESS__)
   // A sanitizer build of lash reserves terabytes of address space in every subshell
@@ -323,7 +324,7 @@ Result<Prepared> prepare(const SandboxPlan& plan, const Capabilities& caps, Prep
 }
 
 std::vector<std::string> kill_all(Prepared& p) {
-  if (p.ns_helper.pid >= 0) (void)finish_session_namespace(p.ns_helper);  // reap it
+  reap_namespace_helper(p.ns_helper);
   // A v2 move still in flight (hybrid hosts, prepare() did not wait) may land at any
   // moment: then no cgroup is killed as a whole, every other pid is (the v1 cgroups
   // hold all children), and the watchdog removes the directories after lash exits.
