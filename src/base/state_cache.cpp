@@ -2,6 +2,8 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <linux/capability.h>
+#include <sys/syscall.h>
 #include <limits.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -138,6 +140,11 @@ std::string credentials() {
   std::sort(groups.begin(), groups.end());
   std::string out = std::to_string(geteuid()) + " " + std::to_string(getegid());
   for (gid_t g : groups) out += " " + std::to_string(g);
+  // Root without CAP_DAC_OVERRIDE / CAP_DAC_READ_SEARCH is refused where root is not.
+  struct __user_cap_header_struct head = {_LINUX_CAPABILITY_VERSION_3, 0};
+  struct __user_cap_data_struct data[2] = {};
+  if (::syscall(SYS_capget, &head, data) == 0)
+    out += " caps " + std::to_string(data[0].effective) + " " + std::to_string(data[1].effective);
   return out;
 }
 

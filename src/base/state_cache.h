@@ -48,8 +48,9 @@ bool witness_holds(const std::vector<std::string_view>& f, std::string* path = n
 // caller's to record: its real path). At most 40 links, as the kernel.
 void add_symlink_chain(const std::string& start, std::vector<std::string>& deps);
 
-// Who looks: "EUID EGID GROUPS..." (sorted). A lookup refused by permissions looks
-// like a missing file, so an answer is only for the credentials it was found with.
+// Who looks: "EUID EGID GROUPS... caps EFFECTIVE" (groups sorted). A lookup refused
+// by permissions looks like a missing file, so an answer is only for the credentials
+// it was found with.
 std::string credentials();
 
 // The cache file NAME in DIR, if DIR and the file belong to this user and nobody else

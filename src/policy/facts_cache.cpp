@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
 #include <set>
 #include <string_view>
@@ -62,9 +63,11 @@ SessionFacts facts_of(const std::vector<Resolution>& rs) {
   return f;
 }
 
-// What the resolutions RS depended on: every PATH directory (a name added to any of
-// them may come first), each candidate met before the one taken (a chmod +x there
-// changes no directory), and each chain followed.
+// What the resolutions RS depended on: every PATH directory (a name added to or
+// removed from any of them changes it), each candidate that is there, before the one
+// taken (a chmod +x, or a dangling or looping symlink that starts to resolve, changes
+// no PATH directory), and the directories of each symlink chain, also of candidates
+// passed over. A name missing from a PATH directory is covered by that directory.
 std::vector<std::string> dependencies(const std::vector<Resolution>& rs, const SessionEnv& env) {
   std::vector<std::string> deps;
   std::vector<std::string> dirs;
@@ -78,12 +81,11 @@ std::vector<std::string> dependencies(const std::vector<Resolution>& rs, const S
       for (const std::string& d : dirs) {
         std::string candidate = d + "/" + r.entry;
         struct stat st;
-        if (::stat(candidate.c_str(), &st) != 0) continue;
-        deps.push_back(candidate);
-        if (S_ISREG(st.st_mode) && (st.st_mode & (S_IXUSR | S_IXGRP | S_IXOTH))) {
-          sc::add_symlink_chain(candidate, deps);
+        if (::lstat(candidate.c_str(), &st) != 0 && errno == ENOENT) continue;
+        deps.push_back(candidate);  // recorded even when it does not resolve (now)
+        sc::add_symlink_chain(candidate, deps);
+        if (::stat(candidate.c_str(), &st) == 0 && S_ISREG(st.st_mode) && (st.st_mode & (S_IXUSR | S_IXGRP | S_IXOTH)))
           break;
-        }
       }
     }
     if (r.real) deps.push_back(*r.real);

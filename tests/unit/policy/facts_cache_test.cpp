@@ -29,7 +29,7 @@ struct Tree {
     char buf[PATH_MAX];
     REQUIRE(realpath(tmpl, buf));
     root = buf;
-    for (const char* d : {"/a", "/b", "/c", "/d"}) REQUIRE(mkdir((root + d).c_str(), 0755) == 0);
+    for (const char* d : {"/a", "/b", "/c", "/d", "/e"}) REQUIRE(mkdir((root + d).c_str(), 0755) == 0);
     file("/b/tool", 0755);
     file("/c/impl", 0755);
     REQUIRE(symlink("../c/impl", (root + "/b/link").c_str()) == 0);
@@ -38,6 +38,9 @@ struct Tree {
     REQUIRE(symlink("../c/impl", (root + "/d/hop").c_str()) == 0);
     REQUIRE(link((root + "/c/impl").c_str(), (root + "/c/impl2").c_str()) == 0);  // one file, two names
     file("/b/denied", 0755);
+    // Earlier on PATH, a symlink to nothing (yet): the lookup passes it over.
+    file("/b/later", 0755);
+    REQUIRE(symlink("../e/later", (root + "/a/later").c_str()) == 0);
   }
   ~Tree() { (void)!system(("rm -rf '" + root + "'").c_str()); }
   std::string file(const std::string& rel, mode_t mode) const {
@@ -48,7 +51,7 @@ struct Tree {
   }
   SessionEnv env() const { return SessionEnv{root + "/a:" + root + "/b", root, root, ""}; }
   std::shared_ptr<const ResolvedProfile> profile() const {
-    return test::resolved("[process]\nspawn_any = false\nspawn_allowlist = tool, link, hopper, absent, " + root +
+    return test::resolved("[process]\nspawn_any = false\nspawn_allowlist = tool, link, hopper, later, absent, " + root +
                           "/c/impl\nspawn_denylist = denied\n");
   }
 };
@@ -118,8 +121,20 @@ TEST_CASE("facts cache: a change that alters a PATH search or a chain recomputes
     t.file("/c/impl", 0755);
   }
   SUBCASE("a name that was not found appears") { t.file("/b/absent", 0755); }
+  SUBCASE("a dangling symlink earlier on PATH starts to resolve") { t.file("/e/later", 0755); }
   SUBCASE("a program loses its execute bit") { REQUIRE(chmod((t.root + "/b/tool").c_str(), 0644) == 0); }
   CHECK_FALSE(facts_from_cache_text(*text, prof->values, t.env()));
+}
+
+TEST_CASE("facts cache: a candidate that cannot be examined is never cached") {
+  Tree t;
+  // A symlink loop earlier on PATH (ELOOP): whether it will resolve cannot be recorded.
+  REQUIRE(symlink("loop2", (t.root + "/e/loop1").c_str()) == 0);
+  REQUIRE(symlink("loop1", (t.root + "/e/loop2").c_str()) == 0);
+  REQUIRE(symlink("../e/loop1", (t.root + "/a/tool").c_str()) == 0);
+  auto prof = t.profile();
+  CHECK(make_session_facts(*prof, t.env()).allow_real_by_name.at("tool") == t.root + "/b/tool");
+  CHECK_FALSE(facts_cache_text(prof->values, t.env(), lash::state_cache::now_ns() + kLater));
 }
 
 TEST_CASE("facts cache: damaged text is refused, never a crash") {
