@@ -30,6 +30,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 
 #include "sandbox/landlock_abi.h"
@@ -53,9 +54,16 @@ bool step_namespaces(const Prepared& p, const char* cwd) {
   return cwd == nullptr || chdir(cwd) == 0;
 }
 
+// The profile's limits, never above what the child already has: a script's own
+// `ulimit` (soft or hard, lowered below the profile's value) binds the programs it
+// starts, as in any shell, and a hard limit lash inherited lower than the profile's
+// is kept rather than failing the spawn (only root may raise one).
 bool step_rlimits(const Prepared& p) {
   for (const RlimitSetting& r : p.rlimits) {
-    struct rlimit lim {r.soft, r.hard};
+    struct rlimit cur {};
+    if (getrlimit(r.resource, &cur) != 0) return false;
+    struct rlimit lim {std::min(r.soft, cur.rlim_cur), std::min(r.hard, cur.rlim_max)};
+    if (lim.rlim_cur > lim.rlim_max) lim.rlim_cur = lim.rlim_max;
     if (setrlimit(r.resource, &lim) != 0) return false;
   }
   return true;
