@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "base/real_paths.h"
 #include "base/state_cache.h"
 #include "base/strutil.h"
 
@@ -72,6 +73,7 @@ std::vector<std::string> dependencies(const std::vector<Resolution>& rs, const S
   std::vector<std::string> deps;
   std::vector<std::string> dirs;
   for (const auto& d : str::split(env.path_var, ':')) dirs.emplace_back(d);
+  RealPaths listings;  // small directories listed once (most names are in none of them)
   bool bare = false;
   for (const Resolution& r : rs) {
     if (!r.entry.empty() && r.entry[0] == '/') {
@@ -79,12 +81,17 @@ std::vector<std::string> dependencies(const std::vector<Resolution>& rs, const S
     } else {
       bare = true;
       for (const std::string& d : dirs) {
+        if (!listings.may_hold(d, r.entry)) continue;
         std::string candidate = d + "/" + r.entry;
         struct stat st;
-        if (::lstat(candidate.c_str(), &st) != 0 && errno == ENOENT) continue;
+        bool examined = ::lstat(candidate.c_str(), &st) == 0;
+        if (!examined && errno == ENOENT) continue;
         deps.push_back(candidate);  // recorded even when it does not resolve (now)
-        sc::add_symlink_chain(candidate, deps);
-        if (::stat(candidate.c_str(), &st) == 0 && S_ISREG(st.st_mode) && (st.st_mode & (S_IXUSR | S_IXGRP | S_IXOTH)))
+        bool link = !examined || S_ISLNK(st.st_mode);
+        if (link) sc::add_symlink_chain(candidate, deps);
+        // Where the lookup stops: the first executable regular file (through links).
+        if ((!link || ::stat(candidate.c_str(), &st) == 0) && S_ISREG(st.st_mode) &&
+            (st.st_mode & (S_IXUSR | S_IXGRP | S_IXOTH)))
           break;
       }
     }
@@ -104,7 +111,8 @@ std::optional<std::string> text_of(const Profile& p, const SessionEnv& env, cons
   std::string out(kHeader);
   out += '\n';
   for (const std::string& line : input_lines(p, env)) out += line + '\n';
-  for (const std::string& d : dependencies(rs, env)) {
+  auto deps_ = dependencies(rs, env);
+  for (const std::string& d : deps_) {
     auto w = sc::witness_line(d, computed_at_ns);
     if (!w) return std::nullopt;
     out += *w + '\n';
