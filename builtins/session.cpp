@@ -1,9 +1,12 @@
 // Session builtins: cd pwd umask ulimit times.
+#include <linux/capability.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/stat.h>
 #include <sys/times.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <climits>
 #include <cstdio>
@@ -203,6 +206,55 @@ std::string limit_text(rlim_t v, int factor) {
   return std::to_string(v / rlim_t(factor));
 }
 
+// The limits as the script sees them: in a session that keeps an audit log, the
+// file-size hard limit the script asked for (Shell::script_file_size_hard) stands in
+// for the shell's own, which stays higher for lash's writes.
+bool getrlimit_seen(Shell& sh, int resource, struct rlimit* rl) {
+  if (::getrlimit(resource, rl) != 0) return false;
+  if (resource == RLIMIT_FSIZE) rl->rlim_max = std::min(rl->rlim_max, sh.script_file_size_hard);
+  return true;
+}
+
+// Whether this process may raise a hard limit (CAP_SYS_RESOURCE in effect).
+bool may_raise_hard_limits() {
+  struct __user_cap_header_struct head = {_LINUX_CAPABILITY_VERSION_3, 0};
+  struct __user_cap_data_struct data[2] = {};
+  if (::syscall(SYS_capget, &head, data) != 0) return false;
+  return (data[CAP_TO_INDEX(CAP_SYS_RESOURCE)].effective & CAP_TO_MASK(CAP_SYS_RESOURCE)) != 0;
+}
+
+// Sets the file-size limit where the shell keeps its own hard one: the hard value
+// asked for is kept for the programs it starts, the shell's soft limit (all that holds
+// the script's own builtin writes) goes down to it. Raising the kept hard value needs
+// CAP_SYS_RESOURCE, as raising a hard limit does.
+int set_file_size_kept(Shell& sh, rlim_t v, bool set_soft, bool set_hard) {
+  struct rlimit own;
+  if (::getrlimit(RLIMIT_FSIZE, &own) != 0) {
+    sh.error(std::string("ulimit: ") + std::strerror(errno));
+    return 2;
+  }
+  rlim_t hard = std::min(own.rlim_max, sh.script_file_size_hard);
+  if (set_hard) {
+    if (v > hard && !may_raise_hard_limits()) {
+      sh.error(std::string("ulimit: error setting limit (") + std::strerror(EPERM) + ")");
+      return 2;
+    }
+    hard = v;
+  }
+  rlim_t soft = set_soft ? v : std::min(own.rlim_cur, hard);
+  if (soft > hard) {
+    sh.error(std::string("ulimit: error setting limit (") + std::strerror(EINVAL) + ")");
+    return 2;
+  }
+  struct rlimit mine = {soft, std::max(own.rlim_max, hard)};  // a root raise goes through
+  if (::setrlimit(RLIMIT_FSIZE, &mine) != 0) {
+    sh.error(std::string("ulimit: error setting limit (") + std::strerror(errno) + ")");
+    return 2;
+  }
+  sh.script_file_size_hard = hard >= mine.rlim_max ? RLIM_INFINITY : hard;
+  return 0;
+}
+
 int bi_ulimit(Shell& sh, std::vector<std::string>& argv) {
   bool hard = false, soft = false, all = false;
   const Limit* which = &kLimits[1];  // -f is the default
@@ -232,7 +284,7 @@ int bi_ulimit(Shell& sh, std::vector<std::string>& argv) {
   if (all) {
     for (auto& l : kLimits) {
       struct rlimit rl;
-      if (::getrlimit(l.resource, &rl) != 0) continue;
+      if (!getrlimit_seen(sh, l.resource, &rl)) continue;
       char head[40];
       std::snprintf(head, sizeof head, "%-20s ", l.name);
       sh.out() << head << limit_text(hard && !soft ? rl.rlim_max : rl.rlim_cur, l.factor) << '\n';
@@ -240,7 +292,7 @@ int bi_ulimit(Shell& sh, std::vector<std::string>& argv) {
     return 0;
   }
   struct rlimit rl;
-  if (::getrlimit(which->resource, &rl) != 0) {
+  if (!getrlimit_seen(sh, which->resource, &rl)) {
     sh.error(std::string("ulimit: ") + std::strerror(errno));
     return 2;
   }
@@ -269,6 +321,7 @@ int bi_ulimit(Shell& sh, std::vector<std::string>& argv) {
              " blocks");
     return 2;
   }
+  if (which->resource == RLIMIT_FSIZE && sh.keeps_own_file_size_hard) return set_file_size_kept(sh, v, set_soft, set_hard);
   if (set_hard) rl.rlim_max = v;
   if (set_soft) rl.rlim_cur = v;
   if (::setrlimit(which->resource, &rl) != 0) {

@@ -252,6 +252,7 @@ void activate_profile(Shell& sh, std::shared_ptr<const policy::ResolvedProfile> 
   gate->always_env.push_back("LASH_SESSION=" + s.id);
   sh.gate = std::move(gate);
   sh.fd_names_are_shell_fds = sandbox::needs_sandbox(*profile);
+  sh.keeps_own_file_size_hard = may_record(*profile, sandbox::plan_without_context(*profile));
   arm_sandbox(sh, profile, get_facts);
 }
 

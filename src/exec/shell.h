@@ -242,6 +242,13 @@ class Shell {
   // The profile's max_file_size on the shell itself (soft; sandbox::limit_self):
   // `ulimit -f` may not go above it. RLIM_INFINITY without one.
   rlim_t file_size_cap = RLIM_INFINITY;
+  // In a session that keeps an audit log, `ulimit -f` (hard) does not lower the
+  // shell's own hard limit, which its audit writes are held to: a script could
+  // otherwise make every later record fail. The shell lowers its soft limit, and the
+  // hard value asked for is kept here and given to every program it starts
+  // (SpawnSpec::file_size_hard). RLIM_INFINITY: none asked for.
+  bool keeps_own_file_size_hard = false;
+  rlim_t script_file_size_hard = RLIM_INFINITY;
   [[noreturn]] void exit_by_signal(int sig);
   void run_exit_trap();
   void flush_all();

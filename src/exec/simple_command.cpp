@@ -268,6 +268,7 @@ int run_external(Shell& sh, const SimplePlan& p, bool tail, const std::optional<
   sandbox::SpawnSpec spec;
   spec.path = p.path;
   spec.argv = p.argv;
+  spec.file_size_hard = sh.script_file_size_hard;
   spec.envp = child_env(sh, p);
   std::vector<unique_fd> keep;
   if (!redirects_to_fd_ops(sh, p.redirects, spec.fd_ops, keep)) return 2;
@@ -356,6 +357,7 @@ int run_exec_builtin(Shell& sh, SimplePlan& p) {
   sandbox::SpawnSpec spec;
   spec.path = target.path;
   spec.argv = target.argv;
+  spec.file_size_hard = sh.script_file_size_hard;
   spec.envp = child_env(sh, target);
   std::vector<unique_fd> keep;
   if (!redirects_to_fd_ops(sh, target.redirects, spec.fd_ops, keep)) sh.exit_shell(2);

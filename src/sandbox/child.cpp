@@ -69,6 +69,16 @@ bool step_rlimits(const Prepared& p) {
   return true;
 }
 
+// The script's own hard file-size limit, which lash keeps off itself so that its
+// audit log stays writable (builtins/session.cpp, ulimit): the program gets it.
+bool step_script_file_size(const ChildArgs& a) {
+  if (a.file_size_hard == RLIM_INFINITY) return true;
+  struct rlimit cur {};
+  if (getrlimit(RLIMIT_FSIZE, &cur) != 0) return false;
+  struct rlimit lim {std::min(cur.rlim_cur, a.file_size_hard), std::min(cur.rlim_max, a.file_size_hard)};
+  return setrlimit(RLIMIT_FSIZE, &lim) == 0;
+}
+
 // Capabilities that would let a root child step around the other layers: ptrace
 // (Landlock lets CAP_SYS_PTRACE read other processes' /proc/PID/environ), raw and
 // admin network access (around the port rules and the relay), device nodes, module
@@ -258,6 +268,7 @@ StatusRecord exec_sequence(const ChildArgs& a) {
 
   StatusRecord rec{};
   if (apply_sandbox(*a.prepared, a.cwd, &rec) != 0) return rec;
+  if (!step_script_file_size(a)) return failed(ChildStep::rlimits);
   if (!step_close_fds(*a.prepared)) return failed(ChildStep::close_fds);
 
   for (std::size_t i = 0; i < a.n_fd_ops; ++i) {

@@ -2,6 +2,7 @@
 // Everything a child needs is pre-built by the parent into these plain structs, so
 // the child only reads memory and makes async-signal-safe system calls.
 #pragma once
+#include <sys/resource.h>
 #include <sys/types.h>
 
 #include <cstddef>
@@ -40,6 +41,7 @@ struct ChildArgs {
   pid_t pgid = -1;
   int status_fd = -1;  // child end of the status socket (O_CLOEXEC)
   const char* cwd = nullptr;  // lash's cwd, re-entered after joining the mount namespace
+  rlim_t file_size_hard = RLIM_INFINITY;  // SpawnSpec::file_size_hard
 };
 
 // launch(): the whole child sequence. Never returns: execve or _exit(126/127).

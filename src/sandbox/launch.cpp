@@ -147,6 +147,7 @@ struct ChildPlan {
     args.ignore_signals = spec.ignore_signals.data();
     args.n_ignore_signals = spec.ignore_signals.size();
     args.pgid = spec.pgid;
+    args.file_size_hard = spec.file_size_hard;
     if (prepared.mntns.valid()) {
       cwd = current_dir();
       args.cwd = cwd.c_str();

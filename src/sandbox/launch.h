@@ -4,6 +4,7 @@
 // order of child.cpp, and report a child-side failure to the parent over a status
 // socket (EOF on that socket means execve succeeded).
 #pragma once
+#include <sys/resource.h>
 #include <sys/types.h>
 
 #include <string>
@@ -34,6 +35,10 @@ struct SpawnSpec {
   // automatically; signals lash inherited as ignored stay ignored unless listed here.
   std::vector<int> default_signals;
   pid_t pgid = -1;                  // -1: stay in lash's group; 0: new group; >0: join
+  // The hard file-size limit the script set with `ulimit`, where lash keeps its own
+  // higher for its audit log (Shell::script_file_size_hard): the child's soft and hard
+  // limits are lowered to it. RLIM_INFINITY: nothing to lower.
+  rlim_t file_size_hard = RLIM_INFINITY;
 };
 
 // Which child-side step failed (sent over the status socket).
