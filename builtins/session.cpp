@@ -241,7 +241,7 @@ int set_file_size_kept(Shell& sh, rlim_t v, bool set_soft, bool set_hard) {
     }
     hard = v;
   }
-  rlim_t soft = set_soft ? v : std::min(own.rlim_cur, hard);
+  rlim_t soft = set_soft ? v : own.rlim_cur;  // -H alone below the soft limit: EINVAL, as setrlimit
   if (soft > hard) {
     sh.error(std::string("ulimit: error setting limit (") + std::strerror(EINVAL) + ")");
     return 2;

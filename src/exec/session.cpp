@@ -253,6 +253,10 @@ void activate_profile(Shell& sh, std::shared_ptr<const policy::ResolvedProfile> 
   sh.gate = std::move(gate);
   sh.fd_names_are_shell_fds = sandbox::needs_sandbox(*profile);
   sh.keeps_own_file_size_hard = may_record(*profile, sandbox::plan_without_context(*profile));
+  // Opened now, not at the first record: a script's `ulimit -n` could otherwise keep
+  // lash from opening it at all. A failure is said by the first record's write, which
+  // tries again.
+  if (sh.keeps_own_file_size_hard) (void)s.sink->open_now();
   arm_sandbox(sh, profile, get_facts);
 }
 

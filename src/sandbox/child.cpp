@@ -70,12 +70,15 @@ bool step_rlimits(const Prepared& p) {
 }
 
 // The script's own hard file-size limit, which lash keeps off itself so that its
-// audit log stays writable (builtins/session.cpp, ulimit): the program gets it.
+// audit log stays writable (builtins/session.cpp, ulimit): the program gets it. In
+// place (the `exec` builtin, no fork) lash itself goes on if execve fails (an EXIT
+// trap, the ENOEXEC fallback) and could not raise a lowered hard limit again for its
+// audit log, so there only the soft limit is lowered.
 bool step_script_file_size(const ChildArgs& a) {
   if (a.file_size_hard == RLIM_INFINITY) return true;
   struct rlimit cur {};
   if (getrlimit(RLIMIT_FSIZE, &cur) != 0) return false;
-  struct rlimit lim {std::min(cur.rlim_cur, a.file_size_hard), std::min(cur.rlim_max, a.file_size_hard)};
+  struct rlimit lim {std::min(cur.rlim_cur, a.file_size_hard), a.in_place ? cur.rlim_max : std::min(cur.rlim_max, a.file_size_hard)};
   return setrlimit(RLIMIT_FSIZE, &lim) == 0;
 }
 

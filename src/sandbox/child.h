@@ -42,6 +42,7 @@ struct ChildArgs {
   int status_fd = -1;  // child end of the status socket (O_CLOEXEC)
   const char* cwd = nullptr;  // lash's cwd, re-entered after joining the mount namespace
   rlim_t file_size_hard = RLIM_INFINITY;  // SpawnSpec::file_size_hard
+  bool in_place = false;  // exec_in_place: lash itself goes on if execve fails
 };
 
 // launch(): the whole child sequence. Never returns: execve or _exit(126/127).

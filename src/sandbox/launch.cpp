@@ -162,6 +162,7 @@ struct ChildPlan {
 LaunchFailure exec_in_place(const Prepared& prepared, const SpawnSpec& spec) {
   ChildPlan plan(prepared, spec);
   plan.args.status_fd = -1;
+  plan.args.in_place = true;
   StatusRecord rec = detail::exec_sequence(plan.args);
   return LaunchFailure{static_cast<ChildStep>(rec.step), rec.err, rec.fd_op_index};
 }
