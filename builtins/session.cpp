@@ -1,7 +1,6 @@
 // Session builtins: cd pwd umask ulimit times.
 #include <linux/capability.h>
 #include <sys/resource.h>
-#include <sys/syscall.h>
 #include <sys/stat.h>
 #include <sys/times.h>
 #include <unistd.h>
@@ -12,6 +11,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "base/process_caps.h"
 #include "base/strutil.h"
 #include "builtins/families.h"
 #include "builtins/umask_mode.h"
@@ -215,14 +215,6 @@ bool getrlimit_seen(Shell& sh, int resource, struct rlimit* rl) {
   return true;
 }
 
-// Whether this process may raise a hard limit (CAP_SYS_RESOURCE in effect).
-bool may_raise_hard_limits() {
-  struct __user_cap_header_struct head = {_LINUX_CAPABILITY_VERSION_3, 0};
-  struct __user_cap_data_struct data[2] = {};
-  if (::syscall(SYS_capget, &head, data) != 0) return false;
-  return (data[CAP_TO_INDEX(CAP_SYS_RESOURCE)].effective & CAP_TO_MASK(CAP_SYS_RESOURCE)) != 0;
-}
-
 // Sets the file-size limit where the shell keeps its own hard one: the hard value
 // asked for is kept for the programs it starts, the shell's soft limit (all that holds
 // the script's own builtin writes) goes down to it. Raising the kept hard value needs
@@ -235,7 +227,7 @@ int set_file_size_kept(Shell& sh, rlim_t v, bool set_soft, bool set_hard) {
   }
   rlim_t hard = std::min(own.rlim_max, sh.script_file_size_hard);
   if (set_hard) {
-    if (v > hard && !may_raise_hard_limits()) {
+    if (v > hard && !has_capability(CAP_SYS_RESOURCE)) {
       sh.error(std::string("ulimit: error setting limit (") + std::strerror(EPERM) + ")");
       return 2;
     }

@@ -2,8 +2,6 @@
 
 #include <dirent.h>
 #include <fcntl.h>
-#include <linux/capability.h>
-#include <sys/syscall.h>
 #include <limits.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -15,6 +13,7 @@
 
 #include "base/file_size_limit.h"
 #include "base/fileio.h"
+#include "base/process_caps.h"
 #include "base/unique_fd.h"
 
 namespace lash::state_cache {
@@ -141,10 +140,7 @@ std::string credentials() {
   std::string out = std::to_string(geteuid()) + " " + std::to_string(getegid());
   for (gid_t g : groups) out += " " + std::to_string(g);
   // Root without CAP_DAC_OVERRIDE / CAP_DAC_READ_SEARCH is refused where root is not.
-  struct __user_cap_header_struct head = {_LINUX_CAPABILITY_VERSION_3, 0};
-  struct __user_cap_data_struct data[2] = {};
-  if (::syscall(SYS_capget, &head, data) == 0)
-    out += " caps " + std::to_string(data[0].effective) + " " + std::to_string(data[1].effective);
+  if (auto caps = effective_capabilities()) out += " caps " + std::to_string(*caps);
   return out;
 }
 

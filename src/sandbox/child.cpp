@@ -57,7 +57,7 @@ bool step_namespaces(const Prepared& p, const char* cwd) {
 // The profile's limits, never above what the child already has: a script's own
 // `ulimit` (soft or hard, lowered below the profile's value) binds the programs it
 // starts, as in any shell, and a hard limit lash inherited lower than the profile's
-// is kept rather than failing the spawn (only root may raise one).
+// is kept rather than failing the spawn (raising one needs CAP_SYS_RESOURCE).
 bool step_rlimits(const Prepared& p) {
   for (const RlimitSetting& r : p.rlimits) {
     struct rlimit cur {};
@@ -78,7 +78,8 @@ bool step_script_file_size(const ChildArgs& a) {
   if (a.file_size_hard == RLIM_INFINITY) return true;
   struct rlimit cur {};
   if (getrlimit(RLIMIT_FSIZE, &cur) != 0) return false;
-  struct rlimit lim {std::min(cur.rlim_cur, a.file_size_hard), a.in_place ? cur.rlim_max : std::min(cur.rlim_max, a.file_size_hard)};
+  struct rlimit lim {std::min(cur.rlim_cur, a.file_size_hard),
+                     a.in_place ? cur.rlim_max : std::min(cur.rlim_max, a.file_size_hard)};
   return setrlimit(RLIMIT_FSIZE, &lim) == 0;
 }
 
