@@ -178,4 +178,12 @@ TEST_CASE("facts cache: a session reads back what it stored; writable roots are 
   REQUIRE(stat((t.root + "/c").c_str(), &st) == 0);
   CHECK(second.writable_roots[0].ino == static_cast<uint64_t>(st.st_ino));  // the new directory
   CHECK(same_lists(cached_session_facts("", *prof, env), first));
+  // What a session uses is the file's answer (one more resolution here), not a fresh one.
+  std::ifstream in(file);
+  std::string text((std::istreambuf_iterator<char>(in)), {});
+  size_t end = text.rfind("end\n");
+  REQUIRE(end != std::string::npos);
+  std::ofstream(file, std::ios::trunc) << text.substr(0, end) + "R\ta\tsh\t/usr/bin/marker\nend\n";
+  SessionFacts third = cached_session_facts(dir, *prof, env);
+  CHECK(third.allow_real.count("/usr/bin/marker") == 1);
 }

@@ -217,6 +217,16 @@ TEST_CASE("closure cache: kept in a directory only this user may write") {
   CHECK((st.st_mode & 0777) == 0600);
   CHECK(same(cached_exec_closure(dir, progs), fresh));  // read back
 
+  SUBCASE("a valid cache file is what is used, not computed again") {
+    // The same answer with a marker problem: had the closure been computed afresh,
+    // the marker would not be there.
+    std::string text = read_file(file);
+    size_t end = text.rfind("end\n");
+    write_file(file, text.substr(0, end) + "X\tmarker: read from the cache\nend\n", 0600);
+    ExecClosure c = cached_exec_closure(dir, progs);
+    REQUIRE(!c.problems.empty());
+    CHECK(c.problems.back() == "marker: read from the cache");
+  }
   SUBCASE("a cache file others may write is replaced, not read") {
     std::string text = read_file(file);
     // The same answer with one more "library": read, it would grant that file.
