@@ -1625,8 +1625,12 @@ def main():
         # (docs/sandbox.md: ASan reserves terabytes of address space): an allocation
         # then meets only the memory cgroup, which lash joins at its first command and
         # uid 65534 does not have. Shown, not counted; the release build counts them.
+        # As uid 65534 that is also true after a first command (memory-shell): the
+        # string is then stopped only by max_cpu_seconds (SIGXCPU) when the sanitizer
+        # build is slow enough, so its outcome depended on the machine's speed.
+        accepted = ("memory", "memory-shell-nofork") + (("memory-shell",) if os.geteuid() != 0 else ())
         for r in rows:
-            if r.id in ("memory", "memory-shell-nofork"):
+            if r.id in accepted:
                 r.accepted = "sanitizer builds set no RLIMIT_AS (docs/sandbox.md)"
     if args.only:
         wanted = set(args.only.split(","))
@@ -1656,7 +1660,8 @@ def main():
             verdict = "BROKEN"
             failures.append("%s: the twin (default profile) did not succeed: %s"
                             % (row.id, t_tok))
-        degraded = (through and args.runner == "lash" and row.degraded
+        # A documented limit (accepted) stays one whatever lash warned.
+        degraded = (through and args.runner == "lash" and row.degraded and not row.accepted
                     and row.degraded in res.err)
         if degraded:
             verdict = "degraded"
