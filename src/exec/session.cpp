@@ -251,8 +251,9 @@ void activate_profile(Shell& sh, std::shared_ptr<const policy::ResolvedProfile> 
     gate->child_env = std::make_shared<const policy::ChildEnv>(v);
   gate->always_env.push_back("LASH_SESSION=" + s.id);
   sh.gate = std::move(gate);
-  sh.fd_names_are_shell_fds = sandbox::needs_sandbox(*profile);
-  sh.keeps_own_file_size_hard = may_record(*profile, sandbox::plan_without_context(*profile));
+  sandbox::SandboxPlan quick = sandbox::plan_without_context(*profile);  // needs_sandbox's plan, once
+  sh.fd_names_are_shell_fds = !quick.empty();
+  sh.keeps_own_file_size_hard = may_record(*profile, quick);
   // Opened now, not at the first record: a script's `ulimit -n` could otherwise keep
   // lash from opening it at all. A failure is said by the first record's write, which
   // tries again.
