@@ -12,6 +12,7 @@
 #include "exec/output.h"
 #include "exec/policy_gate.h"
 #include "exec/shell.h"
+#include "exec/fd_alias.h"
 #include "exec/user_files.h"
 
 namespace lash::exec {
@@ -107,7 +108,15 @@ bool plan_redirects(Shell& sh, const std::vector<ast::Redirect>& rs, std::vector
         p.path = sh.expand_string(r.target);
         p.dynamic = sh.dry_dynamic;
         sh.dry_dynamic = was_dynamic || p.dynamic;
-        if (int n = sh.fd_names_are_shell_fds && !p.dynamic ? shell_fd_named(p.path) : -1; n >= 0) {
+        // Also a name that leads there through symlinks (a link to /dev/stderr,
+        // /proc/self/fd/2): resolved here, before the policy looks at the path, as
+        // the kernel would resolve it for the shell (fd_alias.h).
+        int n = -1;
+        if (sh.fd_names_are_shell_fds && !p.dynamic) {
+          n = shell_fd_named(p.path);
+          if (n < 0) n = fd_alias_target(p.path);
+        }
+        if (n >= 0) {
           // The script's own descriptor, as N>&M (redirect.h): checked and applied
           // as a dup, never opened by path.
           p.kind = PlannedRedirect::Kind::dup;

@@ -9,19 +9,27 @@
 
 #include "base/fileio.h"
 #include "base/strutil.h"
+#include "exec/fd_alias.h"
 #include "exec/redirect.h"
 #include "exec/shell.h"
 
 namespace lash::exec {
 
-int open_user_path(Shell& sh, const std::string& path, int flags) {
-  if (int n = sh.fd_names_are_shell_fds ? shell_fd_named(path) : -1; n >= 0) {
-    if (!script_fd(n)) {  // lash's own descriptors are not the script's to name
-      errno = EBADF;
-      return -1;
-    }
-    return ::fcntl(n, F_DUPFD_CLOEXEC, 0);
+namespace {
+
+// A copy of the script's descriptor N, as N>&M would use it.
+int copy_script_fd(int n) {
+  if (!script_fd(n)) {  // lash's own descriptors are not the script's to name
+    errno = EBADF;
+    return -1;
   }
+  return ::fcntl(n, F_DUPFD_CLOEXEC, 0);
+}
+
+}  // namespace
+
+int open_user_path(Shell& sh, const std::string& path, int flags) {
+  if (int n = sh.fd_names_are_shell_fds ? shell_fd_named(path) : -1; n >= 0) return copy_script_fd(n);
   sh.prepared();
   if (!sh.sandbox_refusal.empty()) {
     errno = EACCES;  // fail closed: the kernel cannot check this open
@@ -34,6 +42,11 @@ int open_user_path(Shell& sh, const std::string& path, int flags) {
   if (sh.open_for_user) {
     int err = 0;
     fd = sh.open_for_user(path, flags, give_up, &err);
+    // The broker refuses /proc's magic links (ELOOP), which would name its own
+    // descriptors, and cannot see the shell's /proc/PID (ENOENT, a private /proc):
+    // a name that leads to one of the shell's descriptors is served as its copy.
+    if (fd < 0 && (err == ELOOP || err == ENOENT) && sh.fd_names_are_shell_fds)
+      if (int n = fd_alias_target(path); n >= 0) return copy_script_fd(n);
     if (fd < 0) errno = err;
   } else {
     do {

@@ -9,6 +9,7 @@
 
 #include <fcntl.h>
 #include <limits.h>
+#include <linux/openat2.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
@@ -44,6 +45,20 @@ bool send_reply(int sock, int err, int fd) {
   return send_with_fd(sock, &e, sizeof e, fd) == static_cast<ssize_t>(sizeof e);
 }
 
+// /proc/self/fd/2, /dev/stderr, /proc/self/cwd and the like would name the broker's
+// own descriptors and directory, not the shell's: refused (ELOOP), the shell serves
+// the ones that name its descriptors itself (exec/fd_alias.h). Kernels before 5.6 have
+// no openat2 and no Landlock either; there the plain open stays.
+int open_no_magic_links(const char* path, int flags, mode_t mode) {
+  struct open_how how {};
+  how.flags = static_cast<uint64_t>(flags);
+  how.mode = (flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE ? mode : 0;  // else EINVAL
+  how.resolve = RESOLVE_NO_MAGICLINKS;
+  long fd = syscall(SYS_openat2, AT_FDCWD, path, &how, sizeof how);
+  if (fd < 0 && errno == ENOSYS) return ::open(path, flags, mode);
+  return static_cast<int>(fd);
+}
+
 // One request: validate everything, then exactly one open.
 void serve_one(int sock, const char* buf, size_t len) {
   Request rq;
@@ -56,7 +71,7 @@ void serve_one(int sock, const char* buf, size_t len) {
   if (rq.op != kOpOpen || plen == 0 || path[0] != '/' || std::memchr(path, '\0', plen) != nullptr ||
       !broker_flags_ok(rq.flags))
     return (void)send_reply(sock, EINVAL, -1);
-  int fd = ::open(path, rq.flags | O_CLOEXEC, static_cast<mode_t>(rq.mode & 07777));
+  int fd = open_no_magic_links(path, rq.flags | O_CLOEXEC, static_cast<mode_t>(rq.mode & 07777));
   if (fd < 0) return (void)send_reply(sock, errno, -1);
   send_reply(sock, 0, fd);
   close(fd);

@@ -1,0 +1,91 @@
+#include "exec/fd_alias.h"
+
+#include <limits.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <deque>
+#include <string_view>
+
+namespace lash::exec {
+namespace {
+
+constexpr int kMaxLinks = 40;  // as the kernel's own limit on a lookup
+
+bool parse_number(std::string_view s, int& out) {
+  if (s.empty() || s.size() > 9) return false;
+  int v = 0;
+  for (char c : s) {
+    if (c < '0' || c > '9') return false;
+    v = v * 10 + (c - '0');
+  }
+  out = v;
+  return true;
+}
+
+// /proc/PID/fd or /proc/PID/task/PID/fd of this process, once /proc/self and
+// /proc/thread-self were followed (they are plain symlinks to those).
+bool own_fd_dir(const std::string& dir) {
+  std::string pid = std::to_string(getpid());
+  return dir == "/proc/" + pid + "/fd" || dir == "/proc/" + pid + "/task/" + pid + "/fd";
+}
+
+void push_components(std::deque<std::string>& todo, std::string_view path) {
+  // In front of what is left, in order.
+  std::deque<std::string> parts;
+  size_t i = 0;
+  while (i <= path.size()) {
+    size_t j = path.find('/', i);
+    if (j == std::string_view::npos) j = path.size();
+    if (j > i) parts.emplace_back(path.substr(i, j - i));
+    i = j + 1;
+  }
+  todo.insert(todo.begin(), parts.begin(), parts.end());
+}
+
+}  // namespace
+
+int fd_alias_target(const std::string& path) {
+  std::deque<std::string> todo;
+  if (path.empty()) return -1;
+  if (path[0] != '/') {
+    char cwd[PATH_MAX];
+    if (!getcwd(cwd, sizeof cwd)) return -1;
+    push_components(todo, path);
+    push_components(todo, cwd);
+  } else {
+    push_components(todo, path);
+  }
+  std::string at;  // the directory walked so far; "" is /
+  int links = 0;
+  while (!todo.empty()) {
+    std::string c = std::move(todo.front());
+    todo.pop_front();
+    if (c == ".") continue;
+    if (c == "..") {
+      at.resize(at.rfind('/') == std::string::npos ? 0 : at.rfind('/'));
+      continue;
+    }
+    int fd;
+    // The last name in a descriptor directory: a magic link, not followed here.
+    if (todo.empty() && own_fd_dir(at) && parse_number(c, fd)) return fd;
+    std::string next = at + "/" + c;
+    struct stat st;
+    if (lstat(next.c_str(), &st) != 0) return -1;
+    if (!S_ISLNK(st.st_mode)) {
+      if (!todo.empty() && !S_ISDIR(st.st_mode)) return -1;
+      at = std::move(next);
+      continue;
+    }
+    if (++links > kMaxLinks) return -1;
+    char target[PATH_MAX];
+    ssize_t n = readlink(next.c_str(), target, sizeof target);
+    if (n <= 0 || n >= static_cast<ssize_t>(sizeof target)) return -1;
+    std::string_view t(target, static_cast<size_t>(n));
+    if (t[0] == '/') at.clear();
+    push_components(todo, t);
+  }
+  return -1;
+}
+
+}  // namespace lash::exec
