@@ -7,7 +7,9 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <string_view>
 
 #include "sandbox/landlock_abi.h"
 
@@ -92,6 +94,46 @@ Result<void> add_port_rules(int ruleset, const SandboxPlan& plan) {
 
 }  // namespace
 
+std::vector<bool> rules_covered_by_ancestors(const std::vector<PathRule>& paths,
+                                             const std::vector<OpenedPath>& opened) {
+  // Directory grants by path, sorted for a binary search of each ancestor.
+  std::vector<std::pair<std::string_view, unsigned>> dirs;
+  for (const PathRule& r : paths) {
+    if (r.file) continue;
+    bool other_inode = false;
+    for (const OpenedPath& o : opened) other_inode |= o.path == r.path;
+    if (!other_inode) dirs.emplace_back(r.path, r.rights);
+  }
+  std::sort(dirs.begin(), dirs.end());
+  auto rights_at = [&](std::string_view dir) -> unsigned {
+    unsigned all = 0;  // the same path granted twice: the kernel adds the rights up
+    auto it = std::lower_bound(dirs.begin(), dirs.end(), std::make_pair(dir, 0u));
+    for (; it != dirs.end() && it->first == dir; ++it) all |= it->second;
+    return all;
+  };
+  std::vector<bool> covered(paths.size(), false);
+  for (size_t i = 0; i < paths.size(); ++i) {
+    // Only the exec closure's paths are real paths by construction: a profile's grant
+    // may name a symlinked directory, whose target another grant's path does not
+    // contain, and its own rule must stay.
+    const std::string& o = paths[i].origin;
+    if (o != "library" && o != "runtime" && o != "interpreter" && o != "spawn_allowlist") continue;
+    std::string_view p = paths[i].path;
+    if (p.size() < 2 || p[0] != '/') continue;
+    // The rights of all proper ancestors add up: "/usr/lib/x" -> "/usr/lib", "/usr", "/".
+    unsigned above = 0;
+    for (size_t slash = p.rfind('/');; slash = p.rfind('/', slash - 1)) {
+      above |= rights_at(slash == 0 ? p.substr(0, 1) : p.substr(0, slash));
+      if ((paths[i].rights & ~above) == 0) {
+        covered[i] = true;
+        break;
+      }
+      if (slash == 0) break;
+    }
+  }
+  return covered;
+}
+
 uint64_t landlock_handled_fs(int abi) {
   uint64_t h = ll::fs_abi1;
   if (abi >= 2) h |= ll::fs_refer;
@@ -111,8 +153,17 @@ uint64_t landlock_fs_access(unsigned r, int abi, bool file) {
   return a;
 }
 
+Result<void> add_later_rules(LandlockRuleset& rs, const SandboxPlan& plan, const std::vector<std::string>& later,
+                             const std::vector<OpenedPath>& opened) {
+  if (!rs.fd || !plan.restrict_fs) return {};
+  for (const PathRule& r : plan.paths)
+    if (std::find(later.begin(), later.end(), r.path) != later.end())
+      if (auto res = add_path_rule(rs.fd.get(), r, rs.abi, rs, opened); !res) return res.error();
+  return {};
+}
+
 Result<LandlockRuleset> build_landlock(const SandboxPlan& plan, const Capabilities& caps,
-                                       const std::vector<OpenedPath>& opened) {
+                                       const std::vector<OpenedPath>& opened, const std::vector<std::string>& later) {
   LandlockRuleset out;
   bool scoping = plan.scope_signals || plan.scope_abstract_unix;
   if (!plan.restrict_fs && !plan.restrict_net && !scoping) return out;
@@ -136,9 +187,17 @@ Result<LandlockRuleset> build_landlock(const SandboxPlan& plan, const Capabiliti
   if (fd < 0) return sys_error("cannot create the Landlock ruleset", "", errno);
   out.fd.reset(static_cast<int>(fd));  // the kernel sets O_CLOEXEC on ruleset fds
 
-  if (plan.restrict_fs)
-    for (const PathRule& r : plan.paths)
-      if (auto res = add_path_rule(out.fd.get(), r, out.abi, out, opened); !res) return res.error();
+  if (plan.restrict_fs) {
+    // A rule added later may be on another inode than its path names now.
+    std::vector<OpenedPath> elsewhere = opened;
+    for (const std::string& l : later) elsewhere.push_back({l, -1});
+    std::vector<bool> covered = rules_covered_by_ancestors(plan.paths, elsewhere);
+    for (size_t i = 0; i < plan.paths.size(); ++i) {
+      bool is_later = std::find(later.begin(), later.end(), plan.paths[i].path) != later.end();
+      if (!covered[i] && !is_later)
+        if (auto res = add_path_rule(out.fd.get(), plan.paths[i], out.abi, out, opened); !res) return res.error();
+    }
+  }
   if (attr.handled_access_net != 0)
     if (auto res = add_port_rules(out.fd.get(), plan); !res) return res.error();
   return out;

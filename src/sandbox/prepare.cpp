@@ -51,19 +51,33 @@ Result<void> check_abi(Prepared* p, const SandboxPlan& plan, const Capabilities&
   return need(plan.restrict_net, 4, plan.net_enforcement, "the TCP port rules of [network]");
 }
 
+// Builds the ruleset but for the rules of LATER (finish_landlock adds them).
 Result<void> prepare_landlock(Prepared& p, const SandboxPlan& plan, const Capabilities& caps,
-                              const std::vector<OpenedPath>& opened) {
+                              const std::vector<std::string>& later, LandlockRuleset& out) {
   if (auto r = check_abi(&p, plan, caps); !r) return r;
-  auto ll = build_landlock(plan, caps, opened);
+  auto ll = build_landlock(plan, caps, {}, later);
   if (!ll) {
     if (!fs_warn_only(plan)) return ll.error();
     p.notes.push_back("filesystem and network rules are NOT enforced by the kernel (enforcement = warn): " +
                       ll.error().message());
     return {};
   }
-  p.landlock = std::move(ll->fd);
-  p.landlock_abi = ll->abi;
-  for (auto& d : ll->dropped) p.notes.push_back(std::move(d));
+  out = std::move(ll.value());
+  return {};
+}
+
+Result<void> finish_landlock(Prepared& p, const SandboxPlan& plan, const std::vector<std::string>& later,
+                             const std::vector<OpenedPath>& opened, LandlockRuleset& ll) {
+  if (!ll.fd) return {};
+  if (auto r = add_later_rules(ll, plan, later, opened); !r) {
+    if (!fs_warn_only(plan)) return r.error();
+    p.notes.push_back("filesystem and network rules are NOT enforced by the kernel (enforcement = warn): " +
+                      r.error().message());
+    return {};
+  }
+  p.landlock = std::move(ll.fd);
+  p.landlock_abi = ll.abi;
+  for (auto& d : ll.dropped) p.notes.push_back(std::move(d));
   return {};
 }
 
@@ -285,14 +299,20 @@ Result<Prepared> prepare(const SandboxPlan& plan, const Capabilities& caps, Prep
   if (auto r = check_fs_refusals(&p, plan); !r) return cleanup_on_error(r.error());
   if (auto r = begin_prepare(p, plan, caps); !r) return cleanup_on_error(r.error());
 
-  // The namespace first: the Landlock rule for a private /proc needs its fd.
+  // The ruleset and the seccomp program are made while the namespace helper still
+  // works (on a second CPU); only the rule for /proc waits for it, since a private
+  // /proc is another inode than the host's.
+  std::vector<std::string> later;
+  if (p.ns_started) later.push_back("/proc");
+  LandlockRuleset ruleset;
+  if (auto r = prepare_landlock(p, plan, caps, later, ruleset); !r) return cleanup_on_error(r.error());
+  if (auto r = prepare_seccomp(p, plan, caps); !r) return cleanup_on_error(r.error());
   unique_fd private_proc;
   if (auto r = finish_namespace(p, plan, caps, private_proc); !r) return cleanup_on_error(r.error());
   std::vector<OpenedPath> opened;
   if (private_proc) opened.push_back({"/proc", private_proc.get()});
-  if (auto r = prepare_landlock(p, plan, caps, opened); !r) return cleanup_on_error(r.error());
-  if (auto r = prepare_seccomp(p, plan, caps); !r) return cleanup_on_error(r.error());
-  reap_namespace_helper(p.ns_helper);  // it exited while the ruleset was built
+  if (auto r = finish_landlock(p, plan, later, opened, ruleset); !r) return cleanup_on_error(r.error());
+  reap_namespace_helper(p.ns_helper);  // it has exited by now
 
 #if defined(__SANITIZE_ADDRESS__)
   // A sanitizer build of lash reserves terabytes of address space in every subshell

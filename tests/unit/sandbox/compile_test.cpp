@@ -590,3 +590,61 @@ TEST_CASE("landlock masks: file rules get file rights only; older ABIs drop righ
   CHECK((landlock_fs_access(R | W | D, 5, true) & fs_ioctl_dev) != 0);
   CHECK(landlock_handled_fs(1) == fs_abi1);
 }
+
+TEST_CASE("landlock rules: exec closure paths below a directory grant with their rights are skipped") {
+  namespace r = rights;
+  auto rule = [](std::string path, unsigned rights, std::string origin, bool file = false) {
+    PathRule p;
+    p.path = std::move(path);
+    p.rights = rights;
+    p.origin = std::move(origin);
+    p.file = file;
+    return p;
+  };
+  std::vector<PathRule> paths = {
+      rule("/usr/lib/x86_64-linux-gnu", r::read, "read_only"),
+      rule("/usr/lib/x86_64-linux-gnu/libc.so.6", r::read, "library", true),          // 1: covered
+      rule("/usr/lib/x86_64-linux-gnu/ld-linux.so.2", r::read | r::execute, "interpreter", true),  // 2: needs x
+      rule("/usr/lib/x86_64-linux-gnu/perl", r::read, "runtime"),                      // 3: covered
+      rule("/usr/lib/x86_64-linux-gnudir/libz.so", r::read, "library", true),          // 4: not an ancestor
+      rule("/usr/lib/x86_64-linux-gnu/sub/x.so", r::read, "read_only"),               // 5: a profile grant stays
+      rule("/opt/a", r::execute, "sandbox"),
+      rule("/opt/a/b", r::read, "read_only"),
+      rule("/opt/a/b/c/prog", r::read | r::execute, "spawn_allowlist", true),          // 8: rights of two ancestors
+      rule("/proc", r::read, "baseline"),
+      rule("/proc/self/exe", r::read, "library", true),                                // 10: /proc is another inode
+  };
+  std::vector<OpenedPath> opened = {{"/proc", 3}};
+  std::vector<bool> c = rules_covered_by_ancestors(paths, opened);
+  REQUIRE(c.size() == paths.size());
+  CHECK(!c[0]);
+  CHECK(c[1]);
+  CHECK(!c[2]);
+  CHECK(c[3]);
+  CHECK(!c[4]);
+  CHECK(!c[5]);
+  CHECK(!c[6]);
+  CHECK(!c[7]);
+  CHECK(c[8]);
+  CHECK(!c[9]);
+  CHECK(!c[10]);
+  // Without the private /proc, the host /proc's rule covers it.
+  CHECK(rules_covered_by_ancestors(paths)[10]);
+
+  std::vector<PathRule> root = {
+      rule("/", r::read, "read_only"),
+      rule("/srv/lib.so", r::read, "library", true),                     // covered by /
+      rule("/srv/prog", r::read | r::execute, "spawn_allowlist", true),  // / gives no x
+      rule("/", r::execute, "sandbox"),                                  // the same path twice adds up
+      rule("/srv/other", r::read | r::execute, "interpreter", true),
+  };
+  std::vector<bool> rc = rules_covered_by_ancestors(root);
+  CHECK(!rc[0]);
+  CHECK(rc[1]);
+  CHECK(rc[2]);
+  CHECK(!rc[3]);
+  CHECK(rc[4]);
+  root.pop_back();
+  root.pop_back();
+  CHECK(!rules_covered_by_ancestors(root)[2]);
+}
