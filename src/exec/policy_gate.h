@@ -73,6 +73,9 @@ struct PolicyGate {
   // status (cli.md: "for processes the pid and exit status").
   std::function<void(const policy::Action&, const policy::Decision&, pid_t, int)> audit_process;
   bool monitoring = false;  // allowed actions are recorded too
+  // A command name that names nothing (status 127): recorded under monitoring as an
+  // attempt ("decision": "not-found"); no profile key decided it.
+  std::function<void(const std::string& name)> audit_not_found;
   // [environment] deny / force / pass for children; null when the profile sets none.
   std::shared_ptr<const policy::ChildEnv> child_env;
   std::vector<std::string> always_env;  // LASH_SESSION=..., whatever the profile says

@@ -122,6 +122,14 @@ void audit_decision(const policy::Action& action, const policy::Decision& decisi
   if (!r) write_all(2, "lash: audit: cannot write the audit log: " + r.error().message() + "\n");
 }
 
+void audit_not_found(const std::string& name) {
+  Session* s = g_session.get();
+  if (!s || !s->sink || !s->active || !s->active->values.monitoring_enabled.value) return;
+  if (s->audit_context.user.empty()) s->audit_context.user = user_name();
+  auto r = s->sink->write(audit::make_event(s->audit_context, "spawn", name, "not-found", ""));
+  if (!r) write_all(2, "lash: audit: cannot write the audit log: " + r.error().message() + "\n");
+}
+
 // Ends the session's processes (cgroup kill, tmpdir removal) when the main shell
 // ends, by exit, fatal error or TERM/HUP.
 void end_session() {
@@ -245,6 +253,7 @@ void activate_profile(Shell& sh, std::shared_ptr<const policy::ResolvedProfile> 
   gate->profile_name = profile->name;
   gate->audit = audit_decision;
   gate->audit_process = audit_process;
+  gate->audit_not_found = audit_not_found;
   gate->monitoring = profile->values.monitoring_enabled.value;
   const auto& v = profile->values;
   if (v.env_pass.set || !v.env_deny.value.empty() || !v.env_force.value.empty())

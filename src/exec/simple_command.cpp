@@ -200,13 +200,19 @@ std::vector<std::string> child_env(Shell& sh, const SimplePlan& p) {
   return env;
 }
 
+// "NAME: not found", and under monitoring an audit record of the attempt.
+void report_not_found(Shell& sh, const std::string& name) {
+  sh.error(name + ": not found");
+  if (sh.gate && sh.gate->audit_not_found) sh.gate->audit_not_found(name);
+}
+
 int report_launch_failure(Shell& sh, const SimplePlan& p, const sandbox::LaunchFailure& f,
                           const std::vector<sandbox::FdOp>& ops) {
   using S = sandbox::ChildStep;
   switch (f.step) {
     case S::exec:
       if (f.err == ENOENT) {
-        sh.error(p.argv[0] + ": not found");
+        report_not_found(sh, p.argv[0]);
         return 127;
       }
       sh.error(p.argv[0] + ": " + std::strerror(f.err));
@@ -351,7 +357,7 @@ int run_exec_builtin(Shell& sh, SimplePlan& p) {
   target.path = target.argv[0].find('/') != std::string::npos ? target.argv[0] : sh.find_command(target.argv[0]);
   if (sandbox_refuses(sh, target.argv[0])) return status::refused;
   if (target.path.empty()) {
-    sh.error(target.argv[0] + ": not found");
+    report_not_found(sh, target.argv[0]);
     sh.exit_shell(127);
   }
   sandbox::SpawnSpec spec;
@@ -520,7 +526,7 @@ int Interp::run_simple(Shell& sh, const ast::SimpleCommand& sc, bool tail) {
     case SimplePlan::Kind::not_found: {
       FdSaver saver;
       if (!apply_redirects(sh, p.redirects, saver)) return sh.status = 2;
-      sh.error(p.argv[0] + ": not found");
+      report_not_found(sh, p.argv[0]);
       st = 127;
       break;
     }
