@@ -1651,6 +1651,18 @@ def main():
         t1 = time.monotonic()
         through, tok, res = one_run(row, args, runner, twin=False)
         t_through, t_tok, t_res = one_run(row, args, runner, twin=True)
+        # A row that did not run, or whose twin failed, says nothing about the
+        # sandbox (a loaded machine once kept a detached probe from starting within
+        # its wait): it is run once more, and said. A let-through is never retried.
+        if (tok == "not-run" and not through) or not t_through:
+            first = "%s: run %s, twin %s" % (row.id, tok, t_tok)
+            for label, r in (("run", res), ("twin", t_res)):
+                print("--- retry of %s, first %s: rc=%s token=%s" % (row.id, label, r.rc, r.token))
+                if r.err.strip():
+                    print("    stderr: " + r.err.strip()[-600:].replace("\n", "\n    "))
+            through, tok, res = one_run(row, args, runner, twin=False)
+            t_through, t_tok, t_res = one_run(row, args, runner, twin=True)
+            notes.append("%s; retried once: run %s, twin %s" % (first, tok, t_tok))
         secs = time.monotonic() - t1
         verdict = "refused"
         if tok == "not-run":
