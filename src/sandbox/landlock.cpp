@@ -61,14 +61,20 @@ Result<void> add_path_rule(int ruleset, const PathRule& r, int abi, LandlockRule
     }
     return sys_error("cannot open a sandbox grant", r.path, errno);
   }
-  struct stat st;
-  if (fstat(fd.get(), &st) != 0) return sys_error("cannot stat a sandbox grant", r.path, errno);
-  // A grant must still be what the session resolved: a swap for a symlink in between
-  // (by a program of another session) would grant its target.
-  if (r.ino != 0 && (static_cast<uint64_t>(st.st_dev) != r.dev || static_cast<uint64_t>(st.st_ino) != r.ino))
-    return Error{"the grant " + r.path + " is no longer what the session resolved (replaced meanwhile); "
-                 "not granting what it leads to now", r.path, EPERM, {}};
-  bool file = !S_ISDIR(st.st_mode);
+  // A per-file grant gets file rights whatever is there now (no stat needed: on a
+  // directory swapped in since, file rights are less than the directory rights the
+  // stat would have chosen).
+  bool file = r.file;
+  if (!r.file || r.ino != 0) {
+    struct stat st;
+    if (fstat(fd.get(), &st) != 0) return sys_error("cannot stat a sandbox grant", r.path, errno);
+    // A grant must still be what the session resolved: a swap for a symlink in between
+    // (by a program of another session) would grant its target.
+    if (r.ino != 0 && (static_cast<uint64_t>(st.st_dev) != r.dev || static_cast<uint64_t>(st.st_ino) != r.ino))
+      return Error{"the grant " + r.path + " is no longer what the session resolved (replaced meanwhile); "
+                   "not granting what it leads to now", r.path, EPERM, {}};
+    file = !S_ISDIR(st.st_mode);
+  }
   ll::path_beneath_attr attr{};
   attr.allowed_access = landlock_fs_access(r.rights, abi, file);
   attr.parent_fd = fd.get();
