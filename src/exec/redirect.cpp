@@ -108,13 +108,15 @@ bool plan_redirects(Shell& sh, const std::vector<ast::Redirect>& rs, std::vector
         p.path = sh.expand_string(r.target);
         p.dynamic = sh.dry_dynamic;
         sh.dry_dynamic = was_dynamic || p.dynamic;
-        // Also a name that leads there through symlinks (a link to /dev/stderr,
-        // /proc/self/fd/2): resolved here, before the policy looks at the path, as
-        // the kernel would resolve it for the shell (fd_alias.h).
+        // Also /proc/self/fd/N and the like, resolved here, before the policy looks
+        // at the path (fd_alias.h). Walking every redirection's path would cost a
+        // few lstat calls each (`> /dev/null` in a loop): a symlink elsewhere that
+        // leads to a descriptor (a link to /dev/stderr) is found when the broker
+        // refuses it (open_user_path).
         int n = -1;
         if (sh.fd_names_are_shell_fds && !p.dynamic) {
           n = shell_fd_named(p.path);
-          if (n < 0) n = fd_alias_target(p.path);
+          if (n < 0 && p.path.compare(0, 6, "/proc/") == 0) n = fd_alias_target(p.path);
         }
         if (n >= 0) {
           // The script's own descriptor, as N>&M (redirect.h): checked and applied
