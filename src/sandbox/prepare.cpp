@@ -155,12 +155,6 @@ Result<void> finish_namespace(Prepared& p, const SandboxPlan& plan, const Capabi
 
 }  // namespace
 
-Result<std::string> make_session_tmpdir() {
-  std::string tmpl = "/tmp/lash-" + std::to_string(getuid()) + "-XXXXXX";
-  if (!mkdtemp(tmpl.data())) return sys_error("cannot create the session tmpdir", tmpl, errno);
-  return tmpl;  // mkdtemp makes it 0700
-}
-
 namespace {
 
 // Writes "0" to DIR/tasks: moves the calling thread (all of single-threaded lash).

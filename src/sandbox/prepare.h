@@ -5,13 +5,10 @@
 #include "sandbox/caps.h"
 #include "sandbox/plan.h"
 #include "sandbox/prepared.h"
+#include "sandbox/session_tmpdir.h"
 
 namespace lash::sandbox {
 
-// The session tmpdir (/tmp/lash-UID-XXXXXX, 0700). Made before compile() so that the
-// policy layer (SessionEnv::tmpdir) and the plan see the same path; prepare() takes
-// over its removal at exit.
-Result<std::string> make_session_tmpdir();
 
 // What prepare() refuses from the plan and the probe alone, before it makes anything:
 // plan.fs_refusals, a Landlock ABI too old for a field, no Landlock at all, each

@@ -375,6 +375,24 @@ TEST_CASE("a child-side sandbox failure is reported, never an unsandboxed run") 
   CHECK(r == "launch:landlock:" + std::to_string(EBADFD));
 }
 
+TEST_CASE("stale_session_dirs: leftovers of this pid namespace whose lash is gone") {
+  TempDir d("stale");
+  auto mk = [&](const std::string& n) { REQUIRE(mkdir((d.path + "/" + n).c_str(), 0700) == 0); };
+  std::string me = std::to_string(getpid());
+  mk("7-4194303-aaaaaa");  // gone: stale
+  mk("7-" + me + "-bbbbbb");  // alive
+  mk("8-4194303-cccccc");  // another pid namespace
+  mk("7-4194303-keep01");  // the caller's own name
+  mk("7-0-dddddd");
+  mk("7-x-eeeeee");
+  mk("junk");
+  mk("7-4194303");
+  auto s = stale_session_dirs(d.path, 7, "7-4194303-keep01");
+  REQUIRE(s.size() == 1);
+  CHECK(s[0] == d.path + "/7-4194303-aaaaaa");
+  CHECK(stale_session_dirs(d.path + "/missing", 7, "").empty());
+}
+
 TEST_CASE("the session tmpdir is made 0700, writable, not executable, removed at exit") {
   auto t = make_session_tmpdir();
   REQUIRE(t.ok());
