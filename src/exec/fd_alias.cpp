@@ -12,8 +12,9 @@ namespace {
 
 constexpr int kMaxLinks = 40;  // as the kernel's own limit on a lookup
 
+// As /proc/PID/fd lists them: no sign, no leading zero ("01" is not there).
 bool parse_number(std::string_view s, int& out) {
-  if (s.empty() || s.size() > 9) return false;
+  if (s.empty() || s.size() > 9 || (s.size() > 1 && s[0] == '0')) return false;
   int v = 0;
   for (char c : s) {
     if (c < '0' || c > '9') return false;
@@ -47,7 +48,8 @@ void push_components(std::deque<std::string>& todo, std::string_view path) {
 
 int fd_alias_target(const std::string& path) {
   std::deque<std::string> todo;
-  if (path.empty()) return -1;
+  // "/proc/self/fd/1/" asks for a directory: the kernel says ENOTDIR.
+  if (path.empty() || path.back() == '/') return -1;
   if (path[0] != '/') {
     char cwd[PATH_MAX];
     if (!getcwd(cwd, sizeof cwd)) return -1;
@@ -86,6 +88,28 @@ int fd_alias_target(const std::string& path) {
     push_components(todo, t);
   }
   return -1;
+}
+
+std::string without_proc_self_links(const std::string& path) {
+  constexpr std::string_view proc = "/proc/";
+  if (path.compare(0, proc.size(), proc) != 0) return "";
+  std::string pid = std::to_string(getpid());
+  // The spellings of this process's own /proc directory, longest first.
+  for (const std::string& self : {std::string("thread-self"), "self/task/" + pid, pid + "/task/" + pid, std::string("self"), pid}) {
+    std::string base = std::string(proc) + self + "/";
+    if (path.compare(0, base.size(), base) != 0) continue;
+    std::string rest = path.substr(base.size());
+    size_t slash = rest.find('/');
+    std::string link = rest.substr(0, slash), tail = slash == std::string::npos ? "" : rest.substr(slash);
+    if (link == "root") return tail.empty() ? "/" : tail;
+    if (link == "cwd") {
+      char cwd[PATH_MAX];
+      if (!getcwd(cwd, sizeof cwd)) return "";
+      return std::string(cwd) + tail;
+    }
+    return "";
+  }
+  return "";
 }
 
 }  // namespace lash::exec

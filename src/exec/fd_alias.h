@@ -14,4 +14,11 @@ namespace lash::exec {
 // anywhere but at a descriptor of this process gives -1.
 int fd_alias_target(const std::string& path);
 
+// PATH with a leading /proc/self/root or /proc/self/cwd (or /proc/thread-self/...,
+// /proc/PID/... of this process) replaced by the directory it names for this process:
+// "/" and the current directory. "" when PATH does not start so. The broker refuses
+// these magic links, which would name its own root and directory; what the rest
+// names is opened through the broker as any path.
+std::string without_proc_self_links(const std::string& path);
+
 }  // namespace lash::exec

@@ -108,15 +108,20 @@ bool plan_redirects(Shell& sh, const std::vector<ast::Redirect>& rs, std::vector
         p.path = sh.expand_string(r.target);
         p.dynamic = sh.dry_dynamic;
         sh.dry_dynamic = was_dynamic || p.dynamic;
-        // Also /proc/self/fd/N and the like, resolved here, before the policy looks
-        // at the path (fd_alias.h). Walking every redirection's path would cost a
-        // few lstat calls each (`> /dev/null` in a loop): a symlink elsewhere that
-        // leads to a descriptor (a link to /dev/stderr) is found when the broker
+        // Also /proc/self/fd/N and a symlink to a descriptor (a link to
+        // /dev/stderr), resolved here, before the policy looks at the path, which
+        // would otherwise check the file behind stderr (fd_alias.h). Only such names
+        // are walked: the others cost one lstat (none for /dev). A directory link on
+        // the way (`ln -s /dev/fd fds; echo > fds/2`) is found when the broker
         // refuses it (open_user_path).
         int n = -1;
         if (sh.fd_names_are_shell_fds && !p.dynamic) {
           n = shell_fd_named(p.path);
-          if (n < 0 && p.path.compare(0, 6, "/proc/") == 0) n = fd_alias_target(p.path);
+          struct stat lst;
+          if (n < 0 && (p.path.compare(0, 6, "/proc/") == 0 ||
+                        (p.path.compare(0, 5, "/dev/") != 0 && ::lstat(p.path.c_str(), &lst) == 0 &&
+                         S_ISLNK(lst.st_mode))))
+            n = fd_alias_target(p.path);
         }
         if (n >= 0) {
           // The script's own descriptor, as N>&M (redirect.h): checked and applied

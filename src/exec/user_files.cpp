@@ -28,8 +28,8 @@ int copy_script_fd(int n) {
 
 }  // namespace
 
-int open_user_path(Shell& sh, const std::string& path, int flags) {
-  if (int n = sh.fd_names_are_shell_fds ? shell_fd_named(path) : -1; n >= 0) return copy_script_fd(n);
+int open_user_path(Shell& sh, const std::string& path, int flags, bool fd_names) {
+  if (int n = fd_names && sh.fd_names_are_shell_fds ? shell_fd_named(path) : -1; n >= 0) return copy_script_fd(n);
   sh.prepared();
   if (!sh.sandbox_refusal.empty()) {
     errno = EACCES;  // fail closed: the kernel cannot check this open
@@ -44,9 +44,17 @@ int open_user_path(Shell& sh, const std::string& path, int flags) {
     fd = sh.open_for_user(path, flags, give_up, &err);
     // The broker refuses /proc's magic links (ELOOP), which would name its own
     // descriptors, and cannot see the shell's /proc/PID (ENOENT, a private /proc):
-    // a name that leads to one of the shell's descriptors is served as its copy.
-    if (fd < 0 && (err == ELOOP || err == ENOENT) && sh.fd_names_are_shell_fds)
-      if (int n = fd_alias_target(path); n >= 0) return copy_script_fd(n);
+    // a name that leads to one of the shell's descriptors is served as its copy
+    // (never under O_NOFOLLOW: the name's last part is a link), and one under the
+    // shell's /proc/self/root or cwd is opened as the path it names.
+    if (fd < 0 && (err == ELOOP || err == ENOENT) && sh.fd_names_are_shell_fds) {
+      if (fd_names && !(flags & O_NOFOLLOW))
+        if (int n = fd_alias_target(path); n >= 0) return copy_script_fd(n);
+      if (std::string plain = without_proc_self_links(path); !plain.empty()) {
+        fd = sh.open_for_user(plain, flags, give_up, &err);
+        if (fd >= 0) return fd;
+      }
+    }
     if (fd < 0) errno = err;
   } else {
     do {
@@ -81,7 +89,10 @@ std::string find_dot_file(Shell& sh, const std::string& name) {
 
 int read_user_regular_file(Shell& sh, const std::string& path, std::string& text, size_t max, bool one_name) {
   if (sh.fd_names_are_shell_fds && shell_fd_named(path) >= 0) return EINVAL;
-  int fd = open_user_path(sh, path, O_RDONLY | O_NONBLOCK | O_NOCTTY | (one_name ? O_NOFOLLOW : 0));
+  // Not a copy of the script's descriptor either (a link to /dev/stdin): reading it
+  // to inspect would use up what the script reads.
+  int fd = open_user_path(sh, path, O_RDONLY | O_NONBLOCK | O_NOCTTY | (one_name ? O_NOFOLLOW : 0),
+                          /*fd_names=*/false);
   if (fd < 0) return errno;
   struct stat st;
   int err = ::fstat(fd, &st) != 0 ? errno : !S_ISREG(st.st_mode) ? EINVAL : (one_name && st.st_nlink > 1) ? EMLINK : 0;

@@ -15,7 +15,9 @@ class Shell;
 // (enforcement = enforce), refuses with EACCES. A shell fd name (shell_fd_named) in
 // a sandboxed session gives a copy of that descriptor of the script's, EBADF when the
 // script has none. Returns an O_CLOEXEC fd, or -1 with errno set.
-int open_user_path(Shell& sh, const std::string& path, int flags);
+// FD_NAMES false: no name, nor link, is served as the script's descriptor; such a
+// name is opened through the broker, which refuses it (ELOOP).
+int open_user_path(Shell& sh, const std::string& path, int flags, bool fd_names = true);
 
 // The file `. NAME` reads: NAME itself when it has a slash, else the first NAME in a
 // PATH directory that open_user_path can open and is not a directory (POSIX: it need

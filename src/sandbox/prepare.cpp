@@ -297,7 +297,7 @@ Result<Prepared> prepare(const SandboxPlan& plan, const Capabilities& caps, Prep
   // works (on a second CPU); only the rule for /proc waits for it, since a private
   // /proc is another inode than the host's.
   std::vector<std::string> later;
-  if (p.ns_started) later.push_back("/proc");
+  if (plan.restrict_fs) later.push_back("/proc");  // finish_namespace() may start it yet
   LandlockRuleset ruleset;
   if (auto r = prepare_landlock(p, plan, caps, later, ruleset); !r) return cleanup_on_error(r.error());
   if (auto r = prepare_seccomp(p, plan, caps); !r) return cleanup_on_error(r.error());

@@ -18,8 +18,9 @@ namespace lash::sandbox {
 // the directory is /tmp/lash-UID-XXXXXX, as before, and nothing is cleaned.
 Result<std::string> make_session_tmpdir();
 
-// The entries of DIR named "NS-PID-..." for this pid namespace NS whose PID has no
-// process (kill(PID, 0) fails with ESRCH), except the one named KEEP. Exposed for tests.
-std::vector<std::string> stale_session_dirs(const std::string& dir, unsigned long ns, const std::string& keep);
+// The names of the entries of the directory open as DIRFD named "NS-PID-..." for this
+// pid namespace NS whose PID has no process (kill(PID, 0) fails with ESRCH), except
+// KEEP. Exposed for tests.
+std::vector<std::string> stale_session_dirs(int dirfd, unsigned long ns, const std::string& keep);
 
 }  // namespace lash::sandbox

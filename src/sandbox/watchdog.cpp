@@ -227,6 +227,13 @@ void remove_tree(const std::string& path) {
   rmdir(path.c_str());
 }
 
+void remove_tree_at(int dirfd, const std::string& name) {
+  int fd = openat(dirfd, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0) return;  // not a directory (or a symlink): not ours to remove
+  remove_entries(fd);
+  unlinkat(dirfd, name.c_str(), AT_REMOVEDIR);
+}
+
 std::vector<std::string> quarantine_planted(const std::vector<std::string>& paths) {
   std::vector<std::string> done;
   for (const std::string& p : paths) {

@@ -57,5 +57,8 @@ std::vector<std::string> quarantine_planted(const std::vector<std::string>& path
 
 // Remove a directory tree without following symlinks (the tmpdir is user-writable).
 void remove_tree(const std::string& path);
+// The same for the entry NAME of the directory open as DIRFD (nothing is looked up
+// again by path: a directory above swapped for a symlink changes nothing).
+void remove_tree_at(int dirfd, const std::string& name);
 
 }  // namespace lash::sandbox

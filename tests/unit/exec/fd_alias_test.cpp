@@ -11,6 +11,7 @@
 #include "exec/fd_alias.h"
 
 using lash::exec::fd_alias_target;
+using lash::exec::without_proc_self_links;
 
 TEST_CASE("fd_alias_target: names that lead to this process's descriptors") {
   char tmpl[] = "/tmp/lash-fdalias-XXXXXX";
@@ -50,6 +51,10 @@ TEST_CASE("fd_alias_target: names that lead to this process's descriptors") {
   CHECK(fd_alias_target("/proc/1/fd/2") == (getpid() == 1 ? 2 : -1));  // another process's
   CHECK(fd_alias_target(d + "/fds/2/x") == -1);
   CHECK(fd_alias_target("") == -1);
+  CHECK(fd_alias_target("/proc/self/fd/01") == -1);  // not a name /proc/PID/fd has
+  CHECK(fd_alias_target("/proc/self/fd/0") == 0);
+  CHECK(fd_alias_target("/proc/self/fd/1/") == -1);  // a directory is asked for
+  CHECK(fd_alias_target(d + "/err/") == -1);
 
   char cwd[PATH_MAX];
   REQUIRE(getcwd(cwd, sizeof cwd) != nullptr);
@@ -59,4 +64,22 @@ TEST_CASE("fd_alias_target: names that lead to this process's descriptors") {
   REQUIRE(chdir(cwd) == 0);
   for (const char* n : {"err", "err2", "fds", "me", "loop-a", "loop-b", "plain"}) unlink((d + "/" + n).c_str());
   rmdir(d.c_str());
+}
+
+TEST_CASE("without_proc_self_links: this process's /proc root and cwd as the directories they name") {
+  char cwd[PATH_MAX];
+  REQUIRE(getcwd(cwd, sizeof cwd) != nullptr);
+  std::string pid = std::to_string(getpid());
+  CHECK(without_proc_self_links("/proc/self/root/etc/hosts") == "/etc/hosts");
+  CHECK(without_proc_self_links("/proc/self/root") == "/");
+  CHECK(without_proc_self_links("/proc/" + pid + "/root/x") == "/x");
+  CHECK(without_proc_self_links("/proc/thread-self/root/y") == "/y");
+  CHECK(without_proc_self_links("/proc/self/task/" + pid + "/cwd/f") == std::string(cwd) + "/f");
+  CHECK(without_proc_self_links("/proc/self/cwd") == std::string(cwd));
+  CHECK(without_proc_self_links("/proc/self/cwd/a/b") == std::string(cwd) + "/a/b");
+  CHECK(without_proc_self_links("/proc/1/root/etc") == (getpid() == 1 ? "/etc" : ""));  // another process's
+  CHECK(without_proc_self_links("/proc/self/rootx/y") == "");
+  CHECK(without_proc_self_links("/proc/self/fd/1") == "");
+  CHECK(without_proc_self_links("/etc/hosts") == "");
+  CHECK(without_proc_self_links("/proc/selfish/root/x") == "");
 }

@@ -387,10 +387,13 @@ TEST_CASE("stale_session_dirs: leftovers of this pid namespace whose lash is gon
   mk("7-x-eeeeee");
   mk("junk");
   mk("7-4194303");
-  auto s = stale_session_dirs(d.path, 7, "7-4194303-keep01");
+  int fd = open(d.path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  REQUIRE(fd >= 0);
+  auto s = stale_session_dirs(fd, 7, "7-4194303-keep01");
   REQUIRE(s.size() == 1);
-  CHECK(s[0] == d.path + "/7-4194303-aaaaaa");
-  CHECK(stale_session_dirs(d.path + "/missing", 7, "").empty());
+  CHECK(s[0] == "7-4194303-aaaaaa");
+  close(fd);
+  CHECK(stale_session_dirs(-1, 7, "").empty());
 }
 
 TEST_CASE("the session tmpdir is made 0700, writable, not executable, removed at exit") {
