@@ -7,20 +7,19 @@
 #include <deque>
 #include <string_view>
 
+#include "base/strutil.h"
+
 namespace lash::exec {
 namespace {
 
 constexpr int kMaxLinks = 40;  // as the kernel's own limit on a lookup
 
-// As /proc/PID/fd lists them: no sign, no leading zero ("01" is not there).
+// As /proc/PID/fd lists them: digits only, no leading zero ("01" is not there).
 bool parse_number(std::string_view s, int& out) {
-  if (s.empty() || s.size() > 9 || (s.size() > 1 && s[0] == '0')) return false;
-  int v = 0;
-  for (char c : s) {
-    if (c < '0' || c > '9') return false;
-    v = v * 10 + (c - '0');
-  }
-  out = v;
+  if (s.empty() || s[0] < '0' || s[0] > '9' || (s.size() > 1 && s[0] == '0')) return false;
+  auto v = str::parse_int(s);
+  if (!v || *v > INT_MAX) return false;
+  out = static_cast<int>(*v);
   return true;
 }
 

@@ -10,6 +10,7 @@
 
 #include <cerrno>
 
+#include "base/strutil.h"
 #include "base/unique_fd.h"
 #include "sandbox/watchdog.h"
 
@@ -36,14 +37,12 @@ unique_fd open_own_private_dir(const std::string& dir) {
   return fd;
 }
 
+// A decimal number as lash writes it into a name (digits only).
 bool parse_ulong(const std::string& s, unsigned long& out) {
-  if (s.empty() || s.size() > 19) return false;
-  unsigned long v = 0;
-  for (char c : s) {
-    if (c < '0' || c > '9') return false;
-    v = v * 10 + static_cast<unsigned long>(c - '0');
-  }
-  out = v;
+  if (s.empty() || s[0] < '0' || s[0] > '9') return false;
+  auto v = str::parse_int(s);
+  if (!v) return false;
+  out = static_cast<unsigned long>(*v);
   return true;
 }
 
@@ -79,7 +78,7 @@ std::vector<std::string> stale_session_dirs(int dirfd, unsigned long ns, const s
     size_t a = name.find('-'), b = a == std::string::npos ? a : name.find('-', a + 1);
     unsigned long entry_ns = 0, pid = 0;
     if (b == std::string::npos || name == keep || !parse_ulong(name.substr(0, a), entry_ns) ||
-        !parse_ulong(name.substr(a + 1, b - a - 1), pid) || entry_ns != ns || pid == 0 || pid > 4194304)
+        !parse_ulong(name.substr(a + 1, b - a - 1), pid) || entry_ns != ns || pid == 0 || pid > 4194304 /* PID_MAX_LIMIT */)
       continue;
     if (::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH) out.push_back(name);
   }
