@@ -662,3 +662,23 @@ TEST_CASE("the session context records what each read_only grant resolved to") {
   CHECK(ctx.read_only_ids[docs.path].second == static_cast<uint64_t>(st.st_ino));
   CHECK(ctx.read_only_ids.count(docs.path + "/missing") == 0);
 }
+
+// The ruleset's own report of missing grants shows which rules build_landlock tried
+// to add: a covered closure path is not even looked up, a LATER path waits for
+// add_later_rules. (The unit test of rules_covered_by_ancestors would pass with the
+// rule skipping unwired.)
+TEST_CASE("build_landlock: covered closure paths are not added, later paths only by add_later_rules") {
+  TempDir lib("covered");
+  SandboxPlan plan;
+  plan.restrict_fs = true;
+  plan.paths.push_back({lib.path, rights::read, false, "read_only", ""});
+  plan.paths.push_back({lib / "gone.so", rights::read, true, "library", ""});      // covered
+  plan.paths.push_back({lib / "gone-prog", rights::read | rights::execute, true, "spawn_allowlist", ""});
+  plan.paths.push_back({lib / "gone-later", rights::read, false, "baseline", ""});
+  std::vector<std::string> later = {lib / "gone-later"};
+  auto rs = build_landlock(plan, caps(), {}, later);
+  REQUIRE(rs.ok());
+  CHECK(rs->skipped == std::vector<std::string>{lib / "gone-prog"});
+  REQUIRE(add_later_rules(*rs, plan, later, {}).ok());
+  CHECK(rs->skipped == std::vector<std::string>{lib / "gone-prog", lib / "gone-later"});
+}
