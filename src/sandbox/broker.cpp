@@ -71,7 +71,9 @@ void serve_one(int sock, const char* buf, size_t len) {
   if (rq.op != kOpOpen || plen == 0 || path[0] != '/' || std::memchr(path, '\0', plen) != nullptr ||
       !broker_flags_ok(rq.flags))
     return (void)send_reply(sock, EINVAL, -1);
-  int fd = open_no_magic_links(path, rq.flags | O_CLOEXEC, static_cast<mode_t>(rq.mode & 07777));
+  // Never a setuid, setgid or sticky mode: the shell asks for 0666, and the broker
+  // keeps openat2, whose mode the seccomp filter cannot see (seccomp_filter.h).
+  int fd = open_no_magic_links(path, rq.flags | O_CLOEXEC, static_cast<mode_t>(rq.mode & 0777));
   if (fd < 0) return (void)send_reply(sock, errno, -1);
   send_reply(sock, 0, fd);
   close(fd);
@@ -83,7 +85,7 @@ void serve_one(int sock, const char* buf, size_t len) {
   for (int sig : {SIGINT, SIGQUIT, SIGTSTP, SIGTTIN, SIGTTOU, SIGHUP, SIGPIPE}) signal(sig, SIG_IGN);
   // The sandbox first: it needs Prepared's fds (cgroup.procs, ruleset).
   detail::StatusRecord rec{};
-  if (detail::apply_sandbox(prepared, nullptr, &rec) != 0) _exit(2);  // never serve unsandboxed
+  if (detail::apply_broker_sandbox(prepared, &rec) != 0) _exit(2);  // never serve unsandboxed
   // Then keep nothing of lash but the socket (as fd 3).
   int nul = ::open("/dev/null", O_RDWR | O_CLOEXEC);
   int s = fcntl(sock, F_DUPFD_CLOEXEC, 3);

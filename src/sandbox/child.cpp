@@ -44,6 +44,9 @@ namespace {
 // allows 16, seccomp has an instruction budget).
 volatile sig_atomic_t g_sandboxed = 0;
 
+// Set in the fd broker only (apply_broker_sandbox): it loads Prepared::seccomp_broker.
+volatile sig_atomic_t g_broker = 0;
+
 // setns(CLONE_NEWNS) moves root and cwd to the namespace's root: go back to lash's
 // cwd by name, so relative paths resolve inside the namespace (an fd to the old cwd
 // would keep the child in the host's mounts, beside the read-only binds).
@@ -86,14 +89,22 @@ bool step_script_file_size(const ChildArgs& a) {
 // Capabilities that would let a root child step around the other layers: ptrace
 // (Landlock lets CAP_SYS_PTRACE read other processes' /proc/PID/environ), raw and
 // admin network access (around the port rules and the relay), device nodes, module
-// loading, file handles (around path rules), mounts, BPF. Dropped from every set
-// and from the bounding set, so an execve of a setuid or file-capability program
-// cannot bring them back (NO_NEW_PRIVS also stops that).
+// loading, file handles (around path rules), mounts, BPF; or reach outside the
+// session: file capabilities (CAP_SETFCAP: a security.capability xattr outlives the
+// session), setuid/setgid bits kept on write and chmod (CAP_FSETID), lifting hard
+// rlimits (CAP_SYS_RESOURCE), priorities and real-time scheduling that starve the
+// host (CAP_SYS_NICE), locked memory and other users' SysV IPC objects (CAP_IPC_*),
+// the host's accounting, audit log, terminal hangup, wake alarms and suspend. Dropped
+// from every set and from the bounding set, so an execve of a setuid or
+// file-capability program cannot bring them back (NO_NEW_PRIVS also stops that).
+// docs/security.md gives every capability its line.
 constexpr int kDroppedCaps[] = {
     CAP_SYS_PTRACE, CAP_SYS_ADMIN, CAP_SYS_MODULE, CAP_SYS_RAWIO, CAP_SYS_BOOT, CAP_MKNOD,
     CAP_DAC_READ_SEARCH, CAP_NET_ADMIN, CAP_NET_RAW, CAP_SYS_TIME, CAP_SYSLOG, CAP_MAC_ADMIN,
     CAP_MAC_OVERRIDE, CAP_AUDIT_CONTROL, CAP_LINUX_IMMUTABLE, CAP_PERFMON, CAP_BPF,
-    CAP_CHECKPOINT_RESTORE, CAP_SETFCAP};
+    CAP_CHECKPOINT_RESTORE, CAP_SETFCAP, CAP_FSETID, CAP_SYS_RESOURCE, CAP_SYS_NICE,
+    CAP_IPC_LOCK, CAP_IPC_OWNER, CAP_SYS_PACCT, CAP_SYS_TTY_CONFIG, CAP_AUDIT_WRITE,
+    CAP_AUDIT_READ, CAP_WAKE_ALARM, CAP_BLOCK_SUSPEND};
 
 bool step_drop_caps(const Prepared& p) {
   if (!p.drop_caps) return true;
@@ -124,10 +135,11 @@ bool step_landlock(const Prepared& p) {
 // Last among the restrictions: the filter must still allow what follows (open,
 // dup2, close_range, execve), which it does (it only refuses the enforcement.md list).
 bool step_seccomp(const Prepared& p) {
-  if (p.seccomp.empty()) return true;
+  const std::vector<sock_filter>& filter = g_broker && !p.seccomp_broker.empty() ? p.seccomp_broker : p.seccomp;
+  if (filter.empty()) return true;
   struct sock_fprog prog {};
-  prog.len = static_cast<unsigned short>(p.seccomp.size());
-  prog.filter = const_cast<sock_filter*>(p.seccomp.data());
+  prog.len = static_cast<unsigned short>(filter.size());
+  prog.filter = const_cast<sock_filter*>(filter.data());
   return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0) == 0;
 }
 
@@ -260,6 +272,11 @@ int apply_sandbox(const Prepared& p, const char* cwd, StatusRecord* rec) {
   }
   g_sandboxed = 1;
   return 0;
+}
+
+int apply_broker_sandbox(const Prepared& p, StatusRecord* rec) {
+  g_broker = 1;
+  return apply_sandbox(p, nullptr, rec);
 }
 
 bool in_sandbox() { return g_sandboxed != 0; }

@@ -91,6 +91,9 @@ Result<void> prepare_seccomp(Prepared& p, const SandboxPlan& plan, const Capabil
   auto prog = build_seccomp(plan);
   if (!prog) return prog.error();
   p.seccomp = std::move(prog.value());
+  auto broker = build_seccomp(plan, SeccompFor::broker);
+  if (!broker) return broker.error();
+  p.seccomp_broker = std::move(broker.value());
   return {};
 }
 

@@ -5,6 +5,7 @@
 #include <arpa/inet.h>
 #include <dirent.h>
 #include <fcntl.h>
+#include <linux/openat2.h>
 #include <netinet/in.h>
 #include <sched.h>
 #include <signal.h>
@@ -356,6 +357,153 @@ int set_xattr(const char* path) {
   return result(syscall(SYS_setxattr, path, "user.lash_probe", "1", 1, 0));
 }
 
+// A pid argument: "self" is 0 (the form glibc and the usual tools use), "pid" the
+// probe's own number, "ppid" its parent's (lash, for a program lash started).
+pid_t pid_arg(const char* a) {
+  if (strcmp(a, "self") == 0) return 0;
+  if (strcmp(a, "pid") == 0) return getpid();
+  if (strcmp(a, "ppid") == 0) return getppid();
+  return static_cast<pid_t>(atoi(a));
+}
+
+int rlimit_resource(const std::string& name) {
+  return name == "as" ? RLIMIT_AS : name == "cpu" ? RLIMIT_CPU : name == "fsize" ? RLIMIT_FSIZE
+       : name == "nofile" ? RLIMIT_NOFILE : name == "nproc" ? RLIMIT_NPROC : -1;
+}
+
+// prlimit(PID, RES, SOFT, HARD): set another process's (or its own) limit.
+int set_prlimit(const char* pid, const std::string& res, const char* soft, const char* hard) {
+  int r = rlimit_resource(res);
+  if (r < 0) return 2;
+  struct rlimit lim {strtoull(soft, nullptr, 10), strtoull(hard, nullptr, 10)};
+  return result(prlimit(pid_arg(pid), static_cast<__rlimit_resource>(r), &lim, nullptr));
+}
+
+// setpriority(WHICH, WHO, PRIO) with WHICH process, pgrp or user.
+int set_priority(const std::string& which, const char* who, int prio) {
+  int w = which == "process" ? PRIO_PROCESS : which == "pgrp" ? PRIO_PGRP : which == "user" ? PRIO_USER : -1;
+  if (w < 0) return 2;
+  id_t id = w == PRIO_PROCESS ? static_cast<id_t>(pid_arg(who)) : static_cast<id_t>(atoi(who));
+  return result(setpriority(static_cast<__priority_which>(w), id, prio));
+}
+
+// sched_setaffinity(PID, {lowest CPU PID may run on}): a change whenever PID may run
+// on more than one CPU.
+int set_affinity(const char* who) {
+  pid_t pid = pid_arg(who);
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(pid, sizeof set, &set) != 0) return token(errno);
+  int first = -1;
+  for (int c = 0; c < CPU_SETSIZE && first < 0; ++c)
+    if (CPU_ISSET(c, &set)) first = c;
+  if (first < 0) return token(EINVAL);
+  CPU_ZERO(&set);
+  CPU_SET(first, &set);
+  return result(sched_setaffinity(pid, sizeof set, &set));
+}
+
+// sched_setscheduler(PID, SCHED_BATCH) and sched_setparam / sched_setattr with the
+// same policy: no privilege needed for one's own processes.
+int set_scheduler(const char* who) {
+  struct sched_param sp {};
+  return result(sched_setscheduler(pid_arg(who), SCHED_BATCH, &sp));
+}
+
+int set_sched_param(const char* who) {
+  struct sched_param sp {};
+  return result(sched_setparam(pid_arg(who), &sp));
+}
+
+int set_sched_attr(const char* who) {
+  struct {
+    uint32_t size, policy;
+    uint64_t flags;
+    int32_t nice;
+    uint32_t priority;
+    uint64_t runtime, deadline, period;
+  } attr{};
+  attr.size = sizeof attr;  // SCHED_ATTR_SIZE_VER0
+  attr.policy = SCHED_BATCH;
+  // The target's nice value as it is: lowering it would need CAP_SYS_NICE.
+  pid_t pid = pid_arg(who);
+  errno = 0;
+  int nice = getpriority(PRIO_PROCESS, static_cast<id_t>(pid));
+  if (nice == -1 && errno != 0) return token(errno);
+  attr.nice = nice;
+  return result(syscall(SYS_sched_setattr, pid, &attr, 0U));
+}
+
+// ioprio_set(IOPRIO_WHO_PROCESS, PID, idle class).
+int set_ioprio(const char* who) {
+  constexpr int kWhoProcess = 1, kClassIdle = 3, kClassShift = 13;
+  return result(syscall(SYS_ioprio_set, kWhoProcess, pid_arg(who), kClassIdle << kClassShift));
+}
+
+mode_t octal(const char* m) { return static_cast<mode_t>(strtoul(m, nullptr, 8)); }
+
+// Ways to make a file setuid or setgid: chmod, fchmodat2, open(O_CREAT), openat2(O_CREAT),
+// mknod of a regular file. umask 0 first, so the mode asked for is the mode made.
+int chmod_mode(const char* path, const char* mode) { return result(chmod(path, octal(mode))); }
+
+// fchmodat2 (Linux 6.6) is newer than this system's headers: its number is the same
+// on x86-64 and i386 (arch/x86/entry/syscalls).
+constexpr long kSysFchmodat2 = 452;
+
+int fchmodat2_mode(const char* path, const char* mode) {
+  return result(syscall(kSysFchmodat2, AT_FDCWD, path, octal(mode), 0));
+}
+
+int create_mode(const char* path, const char* mode) {
+  umask(0);
+  int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, octal(mode));
+  if (fd < 0) return token(errno);
+  close(fd);
+  return token(0);
+}
+
+int openat2_mode(const char* path, const char* mode) {
+  umask(0);
+  struct open_how how {};
+  how.flags = O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC;
+  how.mode = octal(mode);
+  long fd = syscall(SYS_openat2, AT_FDCWD, path, &how, sizeof how);
+  if (fd < 0) return token(errno);
+  close(static_cast<int>(fd));
+  return token(0);
+}
+
+int mknod_mode(const char* path, const char* mode) {
+  umask(0);
+  return result(mknod(path, S_IFREG | octal(mode), 0));
+}
+
+// A version 2 security.capability xattr granting CAP_NET_RAW, effective: what setcap
+// cap_net_raw+ep writes (linux/capability.h, vfs_cap_data, little-endian).
+int set_file_cap(const char* path) {
+  uint32_t blob[5] = {0x02000000U | 0x1U /* VFS_CAP_REVISION_2 | EFFECTIVE */, 1U << 13 /* CAP_NET_RAW */, 0, 0, 0};
+  return result(syscall(SYS_setxattr, path, "security.capability", blob, sizeof blob, 0));
+}
+
+// The calls a program makes on itself (pid 0), all of which must work in a session:
+// "ok", or the first errno.
+int self_tune() {
+  struct rlimit lim {};
+  if (getrlimit(RLIMIT_NOFILE, &lim) != 0) return token(errno);
+  if (prlimit(0, RLIMIT_NOFILE, &lim, nullptr) != 0) return token(errno);
+  errno = 0;
+  int prio = getpriority(PRIO_PROCESS, 0);
+  if (prio == -1 && errno != 0) return token(errno);
+  if (setpriority(PRIO_PROCESS, 0, prio < 19 ? prio + 1 : prio) != 0) return token(errno);
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof set, &set) != 0 || sched_setaffinity(0, sizeof set, &set) != 0)
+    return token(errno);
+  struct sched_param sp {};
+  if (sched_setscheduler(0, SCHED_BATCH, &sp) != 0 || sched_setparam(0, &sp) != 0) return token(errno);
+  if (syscall(SYS_ioprio_set, 1, 0, 3 << 13) != 0) return token(errno);
+  return token(0);
+}
+
 // utimensat: set P's times to the epoch.
 int set_utime(const char* path) {
   timespec ts[2] = {{0, 0}, {0, 0}};
@@ -469,7 +617,11 @@ int usage() {
         "  write-size P BYTES | open-files N | detach-sleeper | cgroup | cgroups | burn-cpu |\n"
         "  grep P NEEDLE | io-uring-setup | mount-at DIR | cpu-seconds N | setxattr P |\n"
         "  utime P | read-fd N | memfd-exec-file P [ARG..] | listen PORT SECONDS |\n"
-        "  pidfd-getfd PID FD | fd-write-if N SUFFIX TEXT\n",
+        "  pidfd-getfd PID FD | fd-write-if N SUFFIX TEXT |\n"
+        "  prlimit PID RES SOFT HARD | setpriority process|pgrp|user WHO PRIO | setaffinity PID |\n"
+        "  setscheduler PID | setparam PID | setattr PID | ioprio PID | self-tune |\n"
+        "  chmod-mode P MODE | fchmodat2-mode P MODE | create-mode P MODE | openat2-mode P MODE |\n"
+        "  mknod-mode P MODE | setfcap P      (PID: a number, self (0), pid or ppid)\n",
         stderr);
   return 2;
 }
@@ -559,6 +711,20 @@ int main(int argc, char** argv) {
   if (cmd == "memfd-exec-file" && need(2)) return memfd_exec_file(argv[2], argv + 3);
   if (cmd == "listen" && need(2)) return listen_port(argv[2], atoi(argv[3]));
   if (cmd == "pidfd-getfd" && need(2)) return pidfd_steal(atoi(argv[2]), atoi(argv[3]));
+  if (cmd == "prlimit" && need(4)) return set_prlimit(argv[2], argv[3], argv[4], argv[5]);
+  if (cmd == "setpriority" && need(3)) return set_priority(argv[2], argv[3], atoi(argv[4]));
+  if (cmd == "setaffinity" && need(1)) return set_affinity(argv[2]);
+  if (cmd == "setscheduler" && need(1)) return set_scheduler(argv[2]);
+  if (cmd == "setparam" && need(1)) return set_sched_param(argv[2]);
+  if (cmd == "setattr" && need(1)) return set_sched_attr(argv[2]);
+  if (cmd == "ioprio" && need(1)) return set_ioprio(argv[2]);
+  if (cmd == "self-tune") return self_tune();
+  if (cmd == "chmod-mode" && need(2)) return chmod_mode(argv[2], argv[3]);
+  if (cmd == "fchmodat2-mode" && need(2)) return fchmodat2_mode(argv[2], argv[3]);
+  if (cmd == "create-mode" && need(2)) return create_mode(argv[2], argv[3]);
+  if (cmd == "openat2-mode" && need(2)) return openat2_mode(argv[2], argv[3]);
+  if (cmd == "mknod-mode" && need(2)) return mknod_mode(argv[2], argv[3]);
+  if (cmd == "setfcap" && need(1)) return set_file_cap(argv[2]);
   if (cmd == "fd-write-if" && need(3)) return fd_write_if(atoi(argv[2]), argv[3], argv[4]);
   if (cmd == "burn-cpu") {
     unsigned long i = 0;
