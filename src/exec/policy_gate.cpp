@@ -227,6 +227,45 @@ void report_sandbox_refusal(Shell& sh, const std::string& what) {
   write_all(2, policy::explain::refusal_lines(sandbox_refusal_decision(profile, what, sh.sandbox_refusal)));
 }
 
+policy::Decision audit_failure_decision(const std::string& profile, const std::string& what,
+                                        const std::string& cause) {
+  policy::Decision d;
+  d.verdict = policy::Verdict::deny;
+  d.decided_by.key = "audit";
+  d.decided_by.file = "this session";
+  d.problem = "This session (profile: " + profile + ") cannot " + what + ": its audit log cannot be written (" +
+              cause + ").";
+  d.suggestion = "lash runs no more of this session's programs or redirections once it cannot record them. "
+                 "Make the audit log writable again (disk space, file-size limit, the file itself) and start a new "
+                 "session.";
+  return d;
+}
+
+namespace {
+
+// What a program or redirection action is called in a refusal; "" for other actions
+// (builtins, variables), which the shell runs without opening or starting anything.
+std::string audited_what(const policy::Action& a) {
+  if (const auto* s = std::get_if<policy::Spawn>(&a)) return "run '" + s->argv0 + "'";
+  if (const auto* r = std::get_if<policy::Redirect>(&a)) return "open '" + r->path + "'";
+  return "";
+}
+
+// Fail closed on a broken audit log: true (and the refusal printed) when ACTION is
+// a program or a redirection and the log can no longer be written.
+bool refused_for_audit(Shell& sh, const policy::Action& action) {
+  if (!sh.gate->audit_failure) return false;
+  std::string cause = sh.gate->audit_failure();
+  if (cause.empty()) return false;
+  std::string what = audited_what(action);
+  if (what.empty()) return false;
+  sh.flush_all();
+  write_all(2, policy::explain::refusal_lines(audit_failure_decision(sh.gate->profile_name, what, cause)));
+  return true;
+}
+
+}  // namespace
+
 std::vector<CheckedAction> check(const std::vector<PlannedAction>& actions, const policy::Engine& engine) {
   std::vector<CheckedAction> out;
   out.reserve(actions.size());
@@ -250,6 +289,9 @@ bool gate_allows(Shell& sh, const SimplePlan& p, std::optional<PendingSpawnRecor
   if (actions.empty()) return true;
   bool ok = true;
   for (const auto& a : actions) {
+    // Checked before the decision (nothing more is written to a broken log) and
+    // again after this action's own record, whose write may be what failed.
+    if (refused_for_audit(sh, a.action)) return false;
     policy::Decision d = sh.gate->engine().decide(a.action);
     bool deferred = spawn_record && d.allowed() && sh.gate->monitoring &&
                     std::holds_alternative<policy::Spawn>(a.action) && p.kind == SimplePlan::Kind::external;
@@ -263,6 +305,7 @@ bool gate_allows(Shell& sh, const SimplePlan& p, std::optional<PendingSpawnRecor
       ok = false;
       break;  // one refusal is enough: nothing of this command runs
     }
+    if (refused_for_audit(sh, a.action)) return false;
   }
   return ok;
 }

@@ -57,6 +57,11 @@ policy::Decision sandbox_refusal_decision(const std::string& profile, const std:
 // Prints that refusal (Problem/Suggestion on stderr) for the session's refusal.
 void report_sandbox_refusal(Shell& sh, const std::string& what);
 
+// The session's audit log could not be written (CAUSE): a program or a redirection
+// (WHAT, as above) is refused, since the session could no longer record what it does.
+policy::Decision audit_failure_decision(const std::string& profile, const std::string& what,
+                                        const std::string& cause);
+
 // The session's policy as the interpreter sees it: set up by main, absent in
 // tests of the bare interpreter (then nothing is checked).
 struct PolicyGate {
@@ -79,6 +84,9 @@ struct PolicyGate {
   // [environment] deny / force / pass for children; null when the profile sets none.
   std::shared_ptr<const policy::ChildEnv> child_env;
   std::vector<std::string> always_env;  // LASH_SESSION=..., whatever the profile says
+  // Why the session's audit log cannot be written ("" while it can; exec/session.h).
+  // Once set, programs and redirections are refused: fail closed.
+  std::function<std::string()> audit_failure;
 };
 
 // Absolute, symlink-resolved form of a redirect target (the file may not exist yet:
@@ -92,7 +100,8 @@ struct PendingSpawnRecord {
 };
 
 // Checks the plan against the session's gate; on refusal prints the Problem and
-// Suggestion lines, audits, and returns false (the caller returns 126). An allowed
+// Suggestion lines, audits, and returns false (the caller returns 126). A program or
+// redirection is refused too once the audit log cannot be written. An allowed
 // spawn's record (under monitoring) is left in *spawn_record for the caller to
 // write with the pid and exit status.
 bool gate_allows(Shell& sh, const SimplePlan& p, std::optional<PendingSpawnRecord>* spawn_record = nullptr);

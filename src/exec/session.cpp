@@ -13,6 +13,7 @@
 #include "base/fileio.h"
 #include "exec/policy_gate.h"
 #include "exec/shell.h"
+#include "policy/explain.h"
 #include "policy/facts_cache.h"
 #include "policy/session_facts.h"
 #include "policy/session_select.h"
@@ -112,22 +113,37 @@ std::optional<std::string> sandbox_refusal_for(Shell& sh, const policy::Resolved
   return r.error().message();
 }
 
+namespace {
+// Every record goes through here. The first write that fails stops the session's
+// programs and redirections (fail closed, the gate consults audit_failure): a
+// session that must record its denials, or everything under [monitoring], cannot go
+// on unrecorded. Said once, with the cause; later records are not attempted.
+void write_record(Session& s, const audit::Record& record) {
+  if (!s.audit_failure.empty()) return;
+  auto w = s.sink->write(record);
+  if (w) return;
+  s.audit_failure = w.error().message();
+  write_all(2, "lash: audit: cannot write the audit log: " + s.audit_failure + "\n");
+  std::string profile = s.active ? s.active->name : "default";
+  write_all(2, policy::explain::refusal_lines(
+                   audit_failure_decision(profile, "run programs or open files any more", s.audit_failure)));
+}
+}  // namespace
+
 void audit_decision(const policy::Action& action, const policy::Decision& decision) {
   Session* s = g_session.get();
   if (!s || !s->sink || !s->active) return;
   bool monitoring = s->active->values.monitoring_enabled.value;
   if (!audit::should_record(monitoring, decision)) return;
   if (s->audit_context.user.empty()) s->audit_context.user = user_name();  // NSS only when needed
-  auto r = s->sink->write(audit::make_record(s->audit_context, action, decision));
-  if (!r) write_all(2, "lash: audit: cannot write the audit log: " + r.error().message() + "\n");
+  write_record(*s, audit::make_record(s->audit_context, action, decision));
 }
 
 void audit_not_found(const std::string& name) {
   Session* s = g_session.get();
   if (!s || !s->sink || !s->active || !s->active->values.monitoring_enabled.value) return;
   if (s->audit_context.user.empty()) s->audit_context.user = user_name();
-  auto r = s->sink->write(audit::make_event(s->audit_context, "spawn", name, "not-found", ""));
-  if (!r) write_all(2, "lash: audit: cannot write the audit log: " + r.error().message() + "\n");
+  write_record(*s, audit::make_event(s->audit_context, "spawn", name, "not-found", ""));
 }
 
 // Ends the session's processes (cgroup kill, tmpdir removal) when the main shell
@@ -232,8 +248,7 @@ void audit_process(const policy::Action& action, const policy::Decision& decisio
   audit::Record r = audit::make_record(s->audit_context, action, decision);
   r.pid = pid;
   if (status >= 0) r.exit_status = status;
-  auto w = s->sink->write(r);
-  if (!w) write_all(2, "lash: audit: cannot write the audit log: " + w.error().message() + "\n");
+  write_record(*s, r);
 }
 
 void activate_profile(Shell& sh, std::shared_ptr<const policy::ResolvedProfile> profile) {
@@ -254,6 +269,7 @@ void activate_profile(Shell& sh, std::shared_ptr<const policy::ResolvedProfile> 
   gate->audit = audit_decision;
   gate->audit_process = audit_process;
   gate->audit_not_found = audit_not_found;
+  gate->audit_failure = [] { return g_session ? g_session->audit_failure : std::string(); };
   gate->monitoring = profile->values.monitoring_enabled.value;
   const auto& v = profile->values;
   if (v.env_pass.set || !v.env_deny.value.empty() || !v.env_force.value.empty())
@@ -326,9 +342,8 @@ Result<void> start_session(Shell& sh, std::optional<std::string> requested) {
   if (!s.selection.assigned_name.empty() && s.selection.profile->name != s.selection.assigned_name) {
     // The assigned profile could not be loaded: the session fell back. Record it.
     s.audit_context.user = user_name();
-    auto r = s.sink->write(audit::make_event(s.audit_context, "profile", s.selection.assigned_name, "fallback",
-                                             s.selection.warnings.empty() ? "" : s.selection.warnings.front()));
-    if (!r) write_all(2, "lash: audit: cannot write the audit log: " + r.error().message() + "\n");
+    write_record(s, audit::make_event(s.audit_context, "profile", s.selection.assigned_name, "fallback",
+                                      s.selection.warnings.empty() ? "" : s.selection.warnings.front()));
   }
   sh.vars.set("LASH_SESSION", s.id, true);
   // Changes of exported variables that no planned command announced (for-loop

@@ -27,6 +27,11 @@ struct Session {
   std::string id;  // LASH_SESSION
   policy::SessionEnv env;  // PATH, start dir, HOME, session tmpdir: fixed at start
   std::unique_ptr<sandbox::SessionSandbox> sandbox;
+  // Why the audit log could not be written, "" while it can. Set by the first write
+  // that fails (a record under [monitoring], or a denial), never cleared: from then
+  // on the gate refuses every program and redirection (fail closed) and nothing more
+  // is written. Kept across `profile switch`. In a subshell it is the subshell's own.
+  std::string audit_failure;
 };
 
 // Selects and loads the session's profile (-p NAME when given), builds the engine,
@@ -61,7 +66,8 @@ int edit_profile_file(Shell& sh, const std::string& name, const std::string& pat
 Session* current_session();
 
 // Writes an audit record of a decision when the profile's monitoring asks for it
-// (denials always). A write failure is reported on stderr.
+// (denials always). A write failure is reported on stderr with a Problem/Suggestion
+// and stops the session's programs and redirections (Session::audit_failure).
 void audit_decision(const policy::Action& action, const policy::Decision& decision);
 
 }  // namespace lash::exec
