@@ -71,7 +71,7 @@ FORBIDDEN_ELSEWHERE = "/usr/lib/git-core/git"
 ALLOWED_PORT = 443
 # the programs of the allowlist besides the probe (the peers get the same list)
 ALLOW_BINS = ["sh", "dash", "bash", "python3", "cat", "cp", "mv", "rm", "ln", "mkdir",
-              "touch", "chmod", "sleep", "git"]
+              "touch", "chmod", "sleep", "git", "install"]
 
 
 def bin_allowlist_binds():
@@ -585,6 +585,82 @@ def sleeper_alive_judge(res):
     # a moment to take effect, or the twin is judged too early (a flake seen once).
     dead = wait_until(dead_now, 2.0 if res.token == "ok" else 0)
     return dead, ("killed" if dead else res.token)
+
+
+def victim_state(pid):
+    """What the pid-addressed calls could change about a process outside: its limits,
+    nice value, scheduling policy, CPUs and I/O priority."""
+    st = {}
+    try:
+        with open("/proc/%d/limits" % pid) as f:
+            st["limits"] = f.read()
+        with open("/proc/%d/stat" % pid) as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        st["nice"], st["policy"] = fields[16], fields[38]  # stat fields 19 and 41
+        with open("/proc/%d/status" % pid) as f:
+            st["cpus"] = [l for l in f if l.startswith("Cpus_allowed_list")]
+    except (OSError, IndexError) as e:
+        st["error"] = str(e)
+    libc = ctypes.CDLL(None, use_errno=True)
+    st["ioprio"] = libc.syscall(252, 1, pid)  # ioprio_get(IOPRIO_WHO_PROCESS, pid)
+    return st
+
+
+def victim_setup(ctx):
+    ctx.start_sleeper()
+    ctx.victim_before = victim_state(ctx.sleeper.pid)
+
+
+def victim_judge(res):
+    """Let through when the call said ok or the process outside changed."""
+    after = victim_state(res.ctx.sleeper.pid)
+    changed = [k for k in after if after[k] != res.ctx.victim_before.get(k)]
+    if res.token == "ok" or changed:
+        return True, res.token if res.token == "ok" else "changed:" + ",".join(changed)
+    return False, res.token
+
+
+def special_bits_in_workspace(ctx):
+    """Files of the workspace with the setuid or setgid bit, or a file capability."""
+    found = []
+    for dirpath, dirnames, filenames in os.walk(ctx.work):
+        if ".git" in dirnames:
+            dirnames.remove(".git")
+        for n in filenames + dirnames:
+            p = os.path.join(dirpath, n)
+            try:
+                st = os.lstat(p)
+                if not stat.S_ISDIR(st.st_mode) and st.st_mode & (stat.S_ISUID | stat.S_ISGID):
+                    found.append(n)
+                elif not stat.S_ISLNK(st.st_mode) and "security.capability" in os.listxattr(p):
+                    found.append(n + "(caps)")
+            except OSError:
+                pass
+    return found
+
+
+def setid_judge(res):
+    """Let through when the attempt said ok or a setuid, setgid or capability file is
+    left in the workspace."""
+    found = special_bits_in_workspace(res.ctx)
+    if res.token == "ok" or found:
+        return True, "ok" if res.token == "ok" else "left:" + ",".join(found)
+    return False, res.token
+
+
+def lash_audit_judge(res):
+    """prlimit on lash itself, then a denial: let through when the call said ok, or
+    (in the restricting session) when the denial is missing from lash's audit log."""
+    if res.token == "ok":
+        return True, "ok"
+    try:
+        with open(os.path.join(res.ctx.base, "lash_home", "audit.log")) as f:
+            log = f.read()
+    except OSError:
+        log = ""
+    if FORBIDDEN not in log:
+        return True, "denial-not-recorded"
+    return False, res.token
 
 
 def plant_copy(ctx):
@@ -1225,6 +1301,74 @@ def build_rows():
     add("ptrace-outside", "ptrace a process outside", "seccomp",
         lambda c: f"{P} ptrace {c.sleeper.pid}", setup=sleeper_setup,
         expect={"EPERM", "ESRCH"}, needs=need_ptrace)
+    # ---- processes outside named by pid (seccomp: only pid 0, the caller)
+    add("prlimit-outside", "prlimit RLIMIT_NOFILE of a process outside", "seccomp",
+        lambda c: f"{P} prlimit {c.sleeper.pid} nofile 3 3", victim_judge,
+        setup=victim_setup, expect={"EPERM"})
+    add("setpriority-outside", "setpriority(PRIO_PROCESS) of a process outside", "seccomp",
+        lambda c: f"{P} setpriority process {c.sleeper.pid} 7", victim_judge,
+        setup=victim_setup, expect={"EPERM"})
+    add("setpriority-pgrp", "setpriority(PRIO_PGRP) of a process group outside", "seccomp",
+        lambda c: f"{P} setpriority pgrp {c.sleeper.pid} 7", victim_judge,
+        setup=victim_setup, expect={"EPERM"})
+    add("setaffinity-outside", "sched_setaffinity of a process outside", "seccomp",
+        lambda c: f"{P} setaffinity {c.sleeper.pid}", victim_judge,
+        setup=victim_setup, expect={"EPERM"}, needs=need_two_cpus)
+    add("setscheduler-outside", "sched_setscheduler(SCHED_BATCH) of a process outside",
+        "seccomp", lambda c: f"{P} setscheduler {c.sleeper.pid}", victim_judge,
+        setup=victim_setup, expect={"EPERM"})
+    add("setattr-outside", "sched_setattr(SCHED_BATCH) of a process outside", "seccomp",
+        lambda c: f"{P} setattr {c.sleeper.pid}", victim_judge,
+        setup=victim_setup, expect={"EPERM"})
+    add("ioprio-outside", "ioprio_set(idle) of a process outside", "seccomp",
+        lambda c: f"{P} ioprio {c.sleeper.pid}", victim_judge,
+        setup=victim_setup, expect={"EPERM"})
+    # lash itself (the probe's parent): RLIMIT_FSIZE 0 would silence its audit log,
+    # RLIMIT_CPU kill it; the denial that follows must be recorded
+    add("prlimit-lash-fsize", "prlimit RLIMIT_FSIZE 0 on lash, then a denial", "seccomp",
+        lambda c: f"{P} prlimit ppid fsize 0 0 > tok; {FORBIDDEN} >/dev/null 2>&1; cat tok",
+        lash_audit_judge, expect={"EPERM"}, peers=False)
+    add("prlimit-lash-cpu", "prlimit RLIMIT_CPU 1 s on lash, then a denial", "seccomp",
+        lambda c: f"{P} prlimit ppid cpu 1 1 > tok; {FORBIDDEN} >/dev/null 2>&1; cat tok",
+        lash_audit_judge, expect={"EPERM"}, peers=False)
+    # ---- setuid and setgid files, file capabilities (seccomp, CAP_SETFCAP dropped)
+    add("setuid-chmod", "copy a program and chmod 4755 it", "seccomp",
+        lambda c: f"cp {P} rootsh && chmod 4755 rootsh 2>/dev/null && echo ok || echo refused",
+        setid_judge, expect={"refused"})
+    add("setgid-chmod", "copy a program and chmod 2755 it", "seccomp",
+        lambda c: f"cp {P} rootsh && chmod 2755 rootsh 2>/dev/null && echo ok || echo refused",
+        setid_judge, expect={"refused"})
+    add("setuid-install", "install -m 4755 a program", "seccomp",
+        lambda c: f"install -m 4755 {P} rootsh 2>/dev/null && echo ok || echo refused",
+        setid_judge, expect={"refused"})
+    add("setgid-install", "install -m 2755 a program", "seccomp",
+        lambda c: f"install -m 2755 {P} rootsh 2>/dev/null && echo ok || echo refused",
+        setid_judge, expect={"refused"})
+    add("setuid-python", "python3 os.chmod(0o4755)", "seccomp",
+        lambda c: f"{PY} -c 'import os; open(\"r\", \"w\").close(); os.chmod(\"r\", 0o4755); "
+                  f"print(\"ok\")' 2>/dev/null || echo refused", setid_judge, expect={"refused"})
+    add("setuid-fchmodat2", "fchmodat2(4755)", "seccomp",
+        lambda c: f"touch f; {P} fchmodat2-mode f 4755", setid_judge, expect={"EPERM"})
+    add("setuid-open", "open(O_CREAT, 04755)", "seccomp",
+        lambda c: f"{P} create-mode rootsh 4755", setid_judge, expect={"EPERM"})
+    add("setgid-open", "open(O_CREAT, 02755)", "seccomp",
+        lambda c: f"{P} create-mode rootsh 2755", setid_judge, expect={"EPERM"})
+    add("setuid-openat2", "openat2(O_CREAT, 04755)", "seccomp",
+        lambda c: f"{P} openat2-mode rootsh 4755", setid_judge, expect={"ENOSYS"})
+    add("setuid-mknod", "mknod(S_IFREG | 04755)", "seccomp",
+        lambda c: f"{P} mknod-mode rootsh 4755", setid_judge, expect={"EPERM"})
+    add("setgid-mknod", "mknod(S_IFREG | 02755)", "seccomp",
+        lambda c: f"{P} mknod-mode rootsh 2755", setid_judge, expect={"EPERM"})
+    add("filecap-xattr", "write a security.capability xattr (cap_net_raw+ep; root)",
+        "capabilities(CAP_SETFCAP)", lambda c: f"cp {P} capped && {P} setfcap capped",
+        setid_judge, root=True, expect={"EPERM"})
+    add("filecap-python", "python3 os.setxattr security.capability (root)",
+        "capabilities(CAP_SETFCAP)",
+        lambda c: f"{PY} -c 'import os,struct; open(\"c\", \"w\").close(); "
+                  f"os.setxattr(\"c\", \"security.capability\", "
+                  f"struct.pack(\"<5I\", 0x02000001, 1 << 13, 0, 0, 0)); print(\"ok\")' "
+                  f"2>/dev/null || echo refused", setid_judge, root=True, expect={"refused"})
+
     add("tiocsti", "TIOCSTI into the controlling terminal", "seccomp",
         lambda c: f"{P} tiocsti", runner_fn=tty_run, expect={"EPERM"}, needs=need_tiocsti)
     add("cgroup-leave", "move into lash's own cgroup (root)", "landlock",
@@ -1317,6 +1461,10 @@ def need_file(path):
 
 def need_git():
     return None if shutil.which("git") else "git is not installed"
+
+
+def need_two_cpus():
+    return None if len(os.sched_getaffinity(0)) > 1 else "this process may run on one CPU only"
 
 
 def need_tiocsti():
@@ -1540,6 +1688,14 @@ CONTROL = [
     ("git", "git status --porcelain >/dev/null && echo git-ok"),
     ("sleep", "sleep 0 && echo slept"),
     ("tcp-allowed-port-bind0", "@PROBE@ bind 0"),
+    ("install", "install -m 755 mine inst && test -x inst"),
+    # the pid-addressed calls on the caller itself (pid 0) work in a session
+    ("self-tune", "test \"$(@PROBE@ self-tune)\" = ok"),
+    ("self-python", PY + " -c 'import os, resource; resource.setrlimit(resource.RLIMIT_NOFILE, "
+                         "resource.getrlimit(resource.RLIMIT_NOFILE)); os.nice(1); "
+                         "os.sched_setaffinity(0, os.sched_getaffinity(0)); "
+                         "os.sched_setscheduler(0, os.SCHED_BATCH, os.sched_param(0)); "
+                         "os.setpriority(os.PRIO_PROCESS, 0, os.getpriority(os.PRIO_PROCESS, 0))'"),
 ]
 
 
