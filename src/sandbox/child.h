@@ -56,7 +56,8 @@ StatusRecord exec_sequence(const ChildArgs& a);
 // failed step and errno stored in *rec.
 int apply_sandbox(const Prepared& p, const char* cwd, StatusRecord* rec);
 
-// The same for lash's fd broker, which gets Prepared::seccomp_broker (openat2 kept).
+// The same for lash's fd broker, which keeps openat2 (it loads
+// Prepared::seccomp_args_broker).
 int apply_broker_sandbox(const Prepared& p, StatusRecord* rec);
 
 // True in a process that already runs under the session sandbox.

@@ -485,6 +485,67 @@ int set_file_cap(const char* path) {
   return result(syscall(SYS_setxattr, path, "security.capability", blob, sizeof blob, 0));
 }
 
+// The same calls through the other x86 ABIs, which a 64-bit process can reach too: the
+// i386 one by int 0x80 (arguments in 32-bit registers, so pointers must lie below
+// 4 GiB: MAP_32BIT), and x32 by syscall numbers with bit 30 set. A kernel without the
+// ABI answers ENOSYS, outside the sandbox as inside. CALL is chmod P MODE,
+// create P MODE, prlimit PID (RLIMIT_NOFILE to its current value) or
+// setpriority PID PRIO.
+long int80(long nr, long a, long b, long c, long d) {
+  long ret;
+  asm volatile("int $0x80"
+               : "=a"(ret)
+               : "a"(nr), "b"(a), "c"(b), "d"(c), "S"(d)
+               : "memory", "r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15");
+  return ret;
+}
+
+int other_abi(const std::string& abi, int argc, char** argv) {
+  if (argc < 2) return 2;
+  std::string call = argv[0];
+  void* low = mmap(nullptr, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_32BIT, -1, 0);
+  if (low == MAP_FAILED) return token(errno);
+  char* buf = static_cast<char*>(low);
+  const long x32 = 0x40000000L;
+  bool i386 = abi == "i386";
+  long r;
+  if (call == "chmod" || call == "create") {
+    if (argc < 3 || strlen(argv[1]) >= 2048) return 2;
+    strcpy(buf, argv[1]);
+    long mode = static_cast<long>(octal(argv[2]));
+    umask(0);
+    if (call == "chmod")
+      r = i386 ? int80(15, reinterpret_cast<long>(buf), mode, 0, 0) : syscall(x32 | 90, buf, mode);
+    else  // open(P, O_WRONLY | O_CREAT | O_EXCL, MODE): i386 5, x32 2
+      r = i386 ? int80(5, reinterpret_cast<long>(buf), O_WRONLY | O_CREAT | O_EXCL, mode, 0)
+               : syscall(x32 | 2, buf, O_WRONLY | O_CREAT | O_EXCL, mode);
+  } else if (call == "prlimit") {
+    pid_t pid = pid_arg(argv[1]);
+    struct rlimit cur {};
+    if (getrlimit(RLIMIT_NOFILE, &cur) != 0) return token(errno);
+    uint64_t* lim = reinterpret_cast<uint64_t*>(buf + 2048);  // struct rlimit64
+    lim[0] = cur.rlim_cur;
+    lim[1] = cur.rlim_max;
+    // prlimit64: i386 340, x32 302
+    r = i386 ? int80(340, pid, RLIMIT_NOFILE, reinterpret_cast<long>(lim), 0)
+             : syscall(x32 | 302, pid, RLIMIT_NOFILE, lim, nullptr);
+  } else if (call == "setpriority" && argc >= 3) {
+    // setpriority(PRIO_PROCESS, PID, PRIO): i386 97, x32 141
+    r = i386 ? int80(97, PRIO_PROCESS, pid_arg(argv[1]), atoi(argv[2]), 0)
+             : syscall(x32 | 141, PRIO_PROCESS, pid_arg(argv[1]), atoi(argv[2]));
+  } else {
+    return 2;
+  }
+  if (i386) {
+    if (r < 0 && r >= -4095) return token(static_cast<int>(-r));
+    if (call == "create") close(static_cast<int>(r));
+    return token(0);
+  }
+  if (r < 0) return token(errno);
+  if (call == "create") close(static_cast<int>(r));
+  return token(0);
+}
+
 // The calls a program makes on itself (pid 0), all of which must work in a session:
 // "ok", or the first errno.
 int self_tune() {
@@ -621,7 +682,9 @@ int usage() {
         "  prlimit PID RES SOFT HARD | setpriority process|pgrp|user WHO PRIO | setaffinity PID |\n"
         "  setscheduler PID | setparam PID | setattr PID | ioprio PID | self-tune |\n"
         "  chmod-mode P MODE | fchmodat2-mode P MODE | create-mode P MODE | openat2-mode P MODE |\n"
-        "  mknod-mode P MODE | setfcap P      (PID: a number, self (0), pid or ppid)\n",
+        "  mknod-mode P MODE | setfcap P | i386|x32 chmod P MODE | i386|x32 create P MODE |\n"
+        "  i386|x32 prlimit PID | i386|x32 setpriority PID PRIO\n"
+        "  (PID: a number, self (0), pid or ppid)\n",
         stderr);
   return 2;
 }
@@ -725,6 +788,7 @@ int main(int argc, char** argv) {
   if (cmd == "openat2-mode" && need(2)) return openat2_mode(argv[2], argv[3]);
   if (cmd == "mknod-mode" && need(2)) return mknod_mode(argv[2], argv[3]);
   if (cmd == "setfcap" && need(1)) return set_file_cap(argv[2]);
+  if ((cmd == "i386" || cmd == "x32") && need(1)) return other_abi(cmd, argc - 2, argv + 2);
   if (cmd == "fd-write-if" && need(3)) return fd_write_if(atoi(argv[2]), argv[3], argv[4]);
   if (cmd == "burn-cpu") {
     unsigned long i = 0;
