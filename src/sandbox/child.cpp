@@ -44,8 +44,8 @@ namespace {
 // allows 16, seccomp has an instruction budget).
 volatile sig_atomic_t g_sandboxed = 0;
 
-// Set in the fd broker only (apply_broker_sandbox): it loads the argument filter that
-// keeps openat2 (Prepared::seccomp_args_broker).
+// Set in the fd broker only (apply_broker_sandbox): it loads Prepared::seccomp_broker,
+// which keeps openat2.
 volatile sig_atomic_t g_broker = 0;
 
 // setns(CLONE_NEWNS) moves root and cwd to the namespace's root: go back to lash's
@@ -140,14 +140,11 @@ bool load_filter(const std::vector<sock_filter>& filter) {
   return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0) == 0;
 }
 
-// Last among the restrictions: the filters must still allow what follows (open with
-// mode 0666, dup2, close_range, execve), which they do. The session filter, then the
-// argument filter stacked on it (seccomp_filter.h); both apply to every call.
+// Last among the restrictions: the filter must still allow what follows (open with
+// mode 0666, dup2, close_range, execve), which it does.
 bool step_seccomp(const Prepared& p) {
-  if (p.seccomp.empty()) return true;
-  if (!load_filter(p.seccomp)) return false;
-  const std::vector<sock_filter>& args = g_broker ? p.seccomp_args_broker : p.seccomp_args;
-  return args.empty() || load_filter(args);
+  const std::vector<sock_filter>& filter = g_broker ? p.seccomp_broker : p.seccomp;
+  return filter.empty() || load_filter(filter);
 }
 
 bool step_close_fds(const Prepared& p) {

@@ -57,7 +57,7 @@ StatusRecord exec_sequence(const ChildArgs& a);
 int apply_sandbox(const Prepared& p, const char* cwd, StatusRecord* rec);
 
 // The same for lash's fd broker, which keeps openat2 (it loads
-// Prepared::seccomp_args_broker).
+// Prepared::seccomp_broker).
 int apply_broker_sandbox(const Prepared& p, StatusRecord* rec);
 
 // True in a process that already runs under the session sandbox.

@@ -90,13 +90,12 @@ Result<void> prepare_seccomp(Prepared& p, const SandboxPlan& plan, const Capabil
   }
   auto prog = build_seccomp(plan);
   if (!prog) return prog.error();
-  p.seccomp = std::move(prog.value());
   auto args = build_arg_filter(/*keep_openat2=*/false);
   if (!args) return args.error();
-  p.seccomp_args = std::move(args.value());
   auto broker = build_arg_filter(/*keep_openat2=*/true);
   if (!broker) return broker.error();
-  p.seccomp_args_broker = std::move(broker.value());
+  p.seccomp = join_filters(*args, *prog);
+  p.seccomp_broker = join_filters(*broker, *prog);
   return {};
 }
 

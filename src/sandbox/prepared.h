@@ -31,8 +31,7 @@ struct Prepared {
   bool no_new_privs = false;
   unique_fd landlock;                   // ruleset fd (O_CLOEXEC), invalid: no Landlock
   std::vector<sock_filter> seccomp;     // BPF program, empty: no filter; loaded last
-  std::vector<sock_filter> seccomp_args;         // stacked on it: the argument filter
-  std::vector<sock_filter> seccomp_args_broker;  // the same with openat2, for the fd broker
+  std::vector<sock_filter> seccomp_broker;  // the same for the fd broker (openat2 kept)
   bool close_fds = false;               // mark every fd above 2 close-on-exec before fd_ops
 
   // ---- session state, never touched by children ----

@@ -16,6 +16,7 @@
 #include <cerrno>
 #include <algorithm>
 #include <cstddef>
+#include <cstring>
 #include <string>
 #include <memory>
 
@@ -142,9 +143,13 @@ Result<std::vector<sock_filter>> build_seccomp(const SandboxPlan& plan) {
 //
 // libseccomp took 0.5 ms here for the program above and 2 ms once these argument
 // rules joined it (its BPF generation grows fast with argument comparisons over three
-// ABIs), every session start. This program is generated in microseconds and stacked
-// on the session filter, which kills unknown arches; here they are allowed. x86 only,
-// as the session filter's ABIs: lash is built for x86-64.
+// ABIs), every session start. This program is generated in microseconds and put in
+// front of the session filter (join_filters), which kills unknown arches; here they
+// go on to it. x86 only, as the session filter's ABIs: lash is built for x86-64. Its
+// size is what a spawn pays for (the kernel checks, translates and JITs a filter
+// when a child loads it, and runs it once per syscall number to fill seccomp's action
+// cache): a search by halving, one block per call for x86-64 and x32 together, and
+// one test for both mode bits keep it near 200 instructions.
 namespace {
 
 // Calls whose first argument names the process (or thread) they change, where 0 is
@@ -178,13 +183,14 @@ const OpenArgs kOpen[] = {{"open", 1, 2}, {"openat", 2, 3}};
 // ioprio_set "which" for a pid (include/uapi/linux/ioprio.h; not in glibc).
 constexpr uint32_t kIoprioWhoProcess = 1;
 
-// One comparison of one argument. The kernel reads these arguments as int, unsigned
-// int or umode_t, i.e. from the low 32 bits; a test on a 64-bit ABI that also looks at
-// the high half only ever refuses more.
+// One comparison of one argument. The kernel reads pids, "which" values, flags and
+// modes as int, unsigned int or umode_t, i.e. from the low 32 bits of the argument,
+// and so do these tests; a pointer is tested whole on the 64-bit ABIs (a pointer
+// whose low half is 0 is not NULL).
 struct Cmp {
-  enum Kind { nonzero, not_equal, has_bits } kind;
+  enum Kind { nonzero, not_equal, has_bits, any_bits, pointer_set } kind;
   unsigned arg;
-  uint32_t value;  // not_equal: the value; has_bits: the mask, all of whose bits must be set
+  uint32_t value;  // not_equal: the value; has_bits, any_bits: the mask (all, any of its bits set)
 };
 // A refusal when every comparison holds; several rules for one call refuse when any does.
 struct ArgRule {
@@ -202,7 +208,7 @@ std::vector<ArgRule> arg_rules(bool keep_openat2) {
   for (const char* name : kSelfOnly) rules.push_back({name, {{Cmp::nonzero, 0, 0}}, eperm});
   // prlimit64(pid, resource, new, old): reading another process's limits (new NULL)
   // shows what /proc/PID/limits shows; setting them needs pid 0.
-  rules.push_back({"prlimit64", {{Cmp::nonzero, 0, 0}, {Cmp::nonzero, 2, 0}}, eperm});
+  rules.push_back({"prlimit64", {{Cmp::nonzero, 0, 0}, {Cmp::pointer_set, 2, 0}}, eperm});
   // setpriority(which, who, prio) and ioprio_set(which, who, ioprio): only the caller
   // by "process, 0". The process-group and user forms reach processes outside the
   // session even with who = 0 (lash's own group in a script, every process of the
@@ -212,40 +218,46 @@ std::vector<ArgRule> arg_rules(bool keep_openat2) {
   rules.push_back({"ioprio_set", {{Cmp::not_equal, 0, kIoprioWhoProcess}}, eperm});
   rules.push_back({"ioprio_set", {{Cmp::nonzero, 1, 0}}, eperm});
   // No new setuid or setgid files: a file made so in a writable grant outlives the
-  // session, where nosuid no longer covers it. Each bit is its own rule. mkdir is not
-  // filtered: a setgid directory only passes its group on to new files.
-  for (uint32_t bit : {static_cast<uint32_t>(S_ISUID), static_cast<uint32_t>(S_ISGID)}) {
-    for (const ModeArg& m : kChmod) rules.push_back({m.name, {{Cmp::has_bits, m.mode, bit}}, eperm});
-    // open/openat use the mode for O_CREAT and for O_TMPFILE (linked in later; the
-    // kernel takes O_TMPFILE only with both of its bits, which the mask asks for).
-    for (const OpenArgs& o : kOpen)
-      for (uint32_t make : {static_cast<uint32_t>(O_CREAT), static_cast<uint32_t>(O_TMPFILE)})
-        rules.push_back({o.name, {{Cmp::has_bits, o.flags, make}, {Cmp::has_bits, o.mode, bit}}, eperm});
-  }
+  // session, where nosuid no longer covers it. mkdir is not filtered: a setgid
+  // directory only passes its group on to new files.
+  constexpr uint32_t kSetId = S_ISUID | S_ISGID;
+  for (const ModeArg& m : kChmod) rules.push_back({m.name, {{Cmp::any_bits, m.mode, kSetId}}, eperm});
+  // open/openat use the mode for O_CREAT and for O_TMPFILE (linked in later; the
+  // kernel takes O_TMPFILE only with both of its bits, which the mask asks for).
+  for (const OpenArgs& o : kOpen)
+    for (uint32_t make : {static_cast<uint32_t>(O_CREAT), static_cast<uint32_t>(O_TMPFILE)})
+      rules.push_back({o.name, {{Cmp::has_bits, o.flags, make}, {Cmp::any_bits, o.mode, kSetId}}, eperm});
   // openat2 carries flags and mode in memory a filter cannot read (seccomp_filter.h).
   if (!keep_openat2) rules.push_back({"openat2", {}, SECCOMP_RET_ERRNO | ENOSYS});
   return rules;
 }
 
-// A program under construction, with forward jumps resolved once their target is known.
+// A program under construction. Conditional jumps reach 255 instructions forward,
+// which the layout below keeps them within; longer ones are JA (32-bit offsets).
 class Asm {
  public:
   size_t here() const { return prog_.size(); }
   void stmt(uint16_t code, uint32_t k) { prog_.push_back(BPF_STMT(code, k)); }
-  // A conditional jump: JEQ k; true falls through, false goes to a label (or the
-  // other way round). Returns the instruction's index for fix_false/fix_true.
-  size_t jeq(uint32_t k) {
-    prog_.push_back(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, k, 0, 0));
+  // A conditional jump with both branches on the next instruction, set by fix_*.
+  size_t jump(uint16_t op, uint32_t k) {
+    prog_.push_back(BPF_JUMP(BPF_JMP | op | BPF_K, k, 0, 0));
     return prog_.size() - 1;
   }
-  bool fix_true(size_t at, size_t to) { return fix(prog_[at].jt, at, to); }
-  bool fix_false(size_t at, size_t to) { return fix(prog_[at].jf, at, to); }
-  void ja(uint32_t skip) { prog_.push_back(BPF_STMT(BPF_JMP | BPF_JA, skip)); }
+  size_t ja() {
+    prog_.push_back(BPF_STMT(BPF_JMP | BPF_JA, 0));
+    return prog_.size() - 1;
+  }
+  bool fix_true(size_t at, size_t to) { return fix8(prog_[at].jt, at, to); }
+  bool fix_false(size_t at, size_t to) { return fix8(prog_[at].jf, at, to); }
+  bool fix_ja(size_t at, size_t to) {
+    if (to <= at) return false;
+    prog_[at].k = static_cast<uint32_t>(to - at - 1);
+    return true;
+  }
   std::vector<sock_filter> take() { return std::move(prog_); }
 
  private:
-  // Conditional jumps reach 255 instructions forward at most.
-  static bool fix(uint8_t& field, size_t at, size_t to) {
+  static bool fix8(uint8_t& field, size_t at, size_t to) {
     if (to <= at || to - at - 1 > 255) return false;
     field = static_cast<uint8_t>(to - at - 1);
     return true;
@@ -257,103 +269,157 @@ constexpr uint32_t kNr = offsetof(seccomp_data, nr);
 constexpr uint32_t kArch = offsetof(seccomp_data, arch);
 constexpr uint32_t arg_lo(unsigned i) { return offsetof(seccomp_data, args) + 8 * i; }  // little-endian
 constexpr uint32_t arg_hi(unsigned i) { return arg_lo(i) + 4; }
+constexpr uint16_t kLd = BPF_LD | BPF_W | BPF_ABS;
 
-// One comparison; jumps to be made to the rule's end when it does not hold are added
-// to *fail (jeq indices whose "false" or "true" branch is the failure).
-struct Fail {
-  size_t at;
-  bool on_true;
-};
-void emit_cmp(Asm& a, const Cmp& c, bool wide, std::vector<Fail>* fail) {
-  constexpr uint16_t ld = BPF_LD | BPF_W | BPF_ABS;
+// One comparison. Jumps to be made to the rule's end when it does not hold are added
+// to *fail: (instruction, whether its "true" branch is the failure).
+using Fails = std::vector<std::pair<size_t, bool>>;
+void emit_cmp(Asm& a, const Cmp& c, bool wide, Fails* fail) {
   switch (c.kind) {
     case Cmp::nonzero:
-    case Cmp::not_equal: {
-      // Holds when the low word differs, or (64-bit ABIs) the high word is not zero.
-      uint32_t v = c.kind == Cmp::nonzero ? 0 : c.value;
-      a.stmt(ld, arg_lo(c.arg));
-      size_t lo = a.jeq(v);  // true: look at the high word (or fail); false: holds
+    case Cmp::not_equal:
+      a.stmt(kLd, arg_lo(c.arg));
+      fail->push_back({a.jump(BPF_JEQ, c.kind == Cmp::nonzero ? 0 : c.value), true});
+      return;
+    case Cmp::pointer_set: {
+      a.stmt(kLd, arg_lo(c.arg));
       if (!wide) {
-        fail->push_back({lo, true});
+        fail->push_back({a.jump(BPF_JEQ, 0), true});
         return;
       }
-      a.stmt(ld, arg_hi(c.arg));
-      size_t hi = a.jeq(0);  // true: the whole value is v, fails; false: holds
-      fail->push_back({hi, true});
-      // lo's false branch (holds) skips the high word's two instructions
+      size_t lo = a.jump(BPF_JEQ, 0);  // true: look at the high half; false: set
+      a.stmt(kLd, arg_hi(c.arg));
+      fail->push_back({a.jump(BPF_JEQ, 0), true});  // the whole pointer is NULL
       a.fix_false(lo, a.here());
       return;
     }
-    case Cmp::has_bits: {
-      a.stmt(ld, arg_lo(c.arg));
+    case Cmp::has_bits:
+      a.stmt(kLd, arg_lo(c.arg));
       a.stmt(BPF_ALU | BPF_AND | BPF_K, c.value);
-      size_t j = a.jeq(c.value);  // false: a bit is missing, fails
-      fail->push_back({j, false});
+      fail->push_back({a.jump(BPF_JEQ, c.value), false});  // a bit is missing
       return;
-    }
+    case Cmp::any_bits:
+      a.stmt(kLd, arg_lo(c.arg));
+      fail->push_back({a.jump(BPF_JSET, c.value), false});  // none of them
+      return;
   }
 }
 
 // The block of one syscall number: each rule in turn; refused by the first that holds,
-// else allowed. Entered with the number already matched.
+// else allowed. Ends in returns on every path.
 bool emit_block(Asm& a, const std::vector<const ArgRule*>& rules, bool wide) {
   for (const ArgRule* r : rules) {
-    std::vector<Fail> fail;
+    Fails fail;
     for (const Cmp& c : r->all) emit_cmp(a, c, wide, &fail);
     a.stmt(BPF_RET | BPF_K, r->ret);
-    for (const Fail& f : fail)
-      if (!(f.on_true ? a.fix_true(f.at, a.here()) : a.fix_false(f.at, a.here()))) return false;
+    for (auto [at, on_true] : fail)
+      if (!(on_true ? a.fix_true(at, a.here()) : a.fix_false(at, a.here()))) return false;
   }
   a.stmt(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
   return true;
 }
 
-// The section of one ABI: for every known number, "nr == N ? block : next". The
-// number is loaded once: a block ends in returns, so only the "next" paths go on,
-// with the accumulator untouched.
-bool emit_section(Asm& a, const std::vector<ArgRule>& rules, const std::vector<uint32_t>& arches, bool wide) {
-  a.stmt(BPF_LD | BPF_W | BPF_ABS, kNr);
-  std::vector<std::string> done;
-  for (const ArgRule& first : rules) {
-    std::string name = first.syscall;
-    if (std::find(done.begin(), done.end(), name) != done.end()) continue;
-    done.push_back(name);
-    std::vector<const ArgRule*> mine;
-    for (const ArgRule& r : rules)
-      if (name == r.syscall) mine.push_back(&r);
-    for (uint32_t arch : arches) {
-      int nr = seccomp_syscall_resolve_name_arch(arch, name.c_str());
-      if (nr < 0) continue;  // not a call of this ABI (or unknown to libseccomp)
-      size_t j = a.jeq(static_cast<uint32_t>(nr));
-      if (!emit_block(a, mine, wide)) return false;
+struct Entry {
+  uint32_t nr;
+  std::vector<const ArgRule*> rules;
+};
+
+// Finds the number in A (sorted ENTRIES) by halving, then runs its block; a number
+// not there is allowed. The kernel runs a new filter once per syscall number of the
+// native and compat ABIs when it is loaded, to learn which numbers it always allows
+// (seccomp's action cache): a linear chain of comparisons made that cost about
+// 0.15 ms per spawn here, a search a few hops per number. Every subtree ends in
+// returns, so a subtree needs no jump past its end.
+bool emit_search(Asm& a, const std::vector<Entry>& entries, size_t lo, size_t hi, bool wide) {
+  if (hi - lo <= 2) {
+    for (size_t i = lo; i < hi; ++i) {
+      size_t j = a.jump(BPF_JEQ, entries[i].nr);  // true: the block right after
+      if (!emit_block(a, entries[i].rules, wide)) return false;
       if (!a.fix_false(j, a.here())) return false;
     }
+    a.stmt(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+    return true;
   }
-  a.stmt(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
-  return true;
+  size_t mid = lo + (hi - lo) / 2;
+  // A > entries[mid - 1].nr: the upper half, by a JA (it may be far); else the lower.
+  size_t split = a.jump(BPF_JGT, entries[mid - 1].nr);
+  size_t far = a.ja();
+  if (!a.fix_false(split, a.here())) return false;
+  if (!emit_search(a, entries, lo, mid, wide)) return false;
+  if (!a.fix_ja(far, a.here())) return false;
+  return emit_search(a, entries, mid, hi, wide);
+}
+
+// x32 calls arrive under the x86-64 audit arch with this bit set in the number.
+constexpr uint32_t kX32Bit = 0x40000000U;
+
+// The section of one audit arch. x86-64 and x32 share one: the x32 bit is cleared
+// first and both ABIs' numbers are searched together, so each call has one block. An
+// x32 number that is the x86-64 number of another call would make that impossible:
+// none is, and the build fails if one ever were. (A number one table does not have,
+// such as x32|279, x86-64's move_pages, or x86-64's 533, x32's move_pages, is ENOSYS
+// in the kernel; here it may meet the other ABI's rules first, refused sooner.)
+bool emit_section(Asm& a, const std::vector<ArgRule>& rules, const std::vector<uint32_t>& arches, bool wide) {
+  std::vector<Entry> entries;
+  std::vector<const char*> names;  // the call each entry is, for the collision check
+  for (uint32_t arch : arches) {
+    for (const ArgRule& r : rules) {
+      int found = seccomp_syscall_resolve_name_arch(arch, r.syscall);
+      if (found < 0) continue;  // not a call of this ABI (or unknown to libseccomp)
+      uint32_t nr = static_cast<uint32_t>(found) & ~kX32Bit;
+      auto it = std::find_if(entries.begin(), entries.end(), [&](const Entry& e) { return e.nr == nr; });
+      if (it == entries.end()) {
+        entries.push_back({nr, {&r}});
+        names.push_back(r.syscall);
+        continue;
+      }
+      size_t i = static_cast<size_t>(it - entries.begin());
+      if (std::strcmp(names[i], r.syscall) != 0) return false;  // two calls, one number
+      if (std::find(it->rules.begin(), it->rules.end(), &r) == it->rules.end()) it->rules.push_back(&r);
+    }
+  }
+  std::sort(entries.begin(), entries.end(), [](const Entry& x, const Entry& y) { return x.nr < y.nr; });
+  a.stmt(kLd, kNr);  // blocks end in returns: A holds the number all along the search
+  if (wide) {
+    size_t x32 = a.jump(BPF_JSET, kX32Bit);  // false: skip the AND
+    a.stmt(BPF_ALU | BPF_AND | BPF_K, ~kX32Bit);
+    if (!a.fix_false(x32, a.here())) return false;
+  }
+  return emit_search(a, entries, 0, entries.size(), wide);
 }
 
 }  // namespace
 
+std::vector<sock_filter> join_filters(const std::vector<sock_filter>& first, const std::vector<sock_filter>& then) {
+  std::vector<sock_filter> out;
+  out.reserve(first.size() + then.size());
+  for (size_t i = 0; i < first.size(); ++i) {
+    sock_filter f = first[i];
+    if (f.code == (BPF_RET | BPF_K) && f.k == SECCOMP_RET_ALLOW)
+      f = BPF_STMT(BPF_JMP | BPF_JA, static_cast<uint32_t>(first.size() - i - 1));  // to THEN's start
+    out.push_back(f);
+  }
+  out.insert(out.end(), then.begin(), then.end());
+  return out;
+}
+
 Result<std::vector<sock_filter>> build_arg_filter(bool keep_openat2) {
   std::vector<ArgRule> rules = arg_rules(keep_openat2);
   Asm a;
-  // arch == x86-64 (x86-64 and x32 numbers) ? that section : arch == i386 ? its : allow
-  //   0 ld arch; 1 jeq x86-64 ? 5 : 2; 2 jeq i386 ? 4 : 3; 3 allow; 4 ja i386 section;
-  //   5 the x86-64 section (x86-64 and x32 numbers, 64-bit arguments); the i386 section
-  a.stmt(BPF_LD | BPF_W | BPF_ABS, kArch);
-  size_t is64 = a.jeq(AUDIT_ARCH_X86_64);
-  size_t is32 = a.jeq(AUDIT_ARCH_I386);
+  //   0 ld arch; 1 jeq x86-64 ? 4 : 2; 2 jeq i386 ? 5 : 3; 3 allow; 4 ja x86-64 section;
+  //   5 the i386 section; the x86-64 section (x86-64 and x32 numbers, 64-bit arguments)
+  a.stmt(kLd, kArch);
+  size_t is64 = a.jump(BPF_JEQ, AUDIT_ARCH_X86_64);
+  size_t is32 = a.jump(BPF_JEQ, AUDIT_ARCH_I386);
   a.stmt(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
-  size_t jump32 = a.here();
-  a.ja(0);  // fixed below: ja reaches any distance
-  bool ok = a.fix_true(is32, jump32) && a.fix_true(is64, a.here());
-  ok = ok && emit_section(a, rules, {SCMP_ARCH_X86_64, SCMP_ARCH_X32}, true);
-  size_t sec32 = a.here();
+  size_t to64 = a.ja();
+  bool ok = a.fix_false(is64, is32) && a.fix_true(is64, to64) && a.fix_false(is32, to64 - 1) &&
+            a.fix_true(is32, a.here());
   ok = ok && emit_section(a, rules, {SCMP_ARCH_X86}, false);
+  ok = ok && a.fix_ja(to64, a.here());
+  ok = ok && emit_section(a, rules, {SCMP_ARCH_X86_64, SCMP_ARCH_X32}, true);
   std::vector<sock_filter> prog = a.take();
   if (!ok || prog.size() > BPF_MAXINSNS) return Error{"cannot build the seccomp argument filter", "", E2BIG, {}};
-  prog[jump32].k = static_cast<uint32_t>(sec32 - jump32 - 1);
   return prog;
 }
 

@@ -18,8 +18,8 @@ namespace lash::sandbox {
 // memfd_create and execveat(AT_EMPTY_PATH). Unknown arches are killed.
 Result<std::vector<sock_filter>> build_seccomp(const SandboxPlan& plan);
 
-// The argument filter, stacked on that one (written out, not made by libseccomp, for
-// speed), for x86-64, x32 and i386: EPERM for prlimit64 setting a limit,
+// The argument filter (written out, not made by libseccomp, for speed), for x86-64,
+// x32 and i386, put in front of that one with join_filters: EPERM for prlimit64 setting a limit,
 // setpriority, ioprio_set, sched_set{affinity,scheduler,param,attr}, migrate_pages
 // and move_pages on any process but the caller (pid 0; the process-group and user
 // forms always); a setuid or setgid mode in chmod, fchmod, fchmodat, fchmodat2,
@@ -29,5 +29,9 @@ Result<std::vector<sock_filter>> build_seccomp(const SandboxPlan& plan);
 // handles (glibc's open does not use it). lash's fd broker keeps openat2 for
 // RESOLVE_NO_MAGICLINKS and never asks for more than mode 0777.
 Result<std::vector<sock_filter>> build_arg_filter(bool keep_openat2);
+
+// FIRST, then THEN: every "allow" of FIRST goes on to THEN. One program, as the two
+// stacked would decide (their refusals are for different calls), loaded at once.
+std::vector<sock_filter> join_filters(const std::vector<sock_filter>& first, const std::vector<sock_filter>& then);
 
 }  // namespace lash::sandbox
