@@ -84,7 +84,8 @@ Result<void> finish_landlock(Prepared& p, const SandboxPlan& plan, const std::ve
 Result<void> prepare_seccomp(Prepared& p, const SandboxPlan& plan, const Capabilities& caps) {
   if (!plan.seccomp) return {};
   if (!caps.seccomp) {
-    p.notes.push_back("seccomp is unavailable: ptrace, io_uring, mount, bpf, new user namespaces and "
+    p.notes.push_back("seccomp is unavailable: changing other processes by pid, new setuid files, ptrace, "
+                      "io_uring, mount, bpf, new user namespaces and "
                       "TIOCSTI are not refused by the kernel");
     return {};
   }
