@@ -149,7 +149,7 @@ Result<std::vector<sock_filter>> build_seccomp(const SandboxPlan& plan) {
 // size is what a spawn pays for (the kernel checks, translates and JITs a filter
 // when a child loads it, and runs it once per syscall number to fill seccomp's action
 // cache): a search by halving, one block per call for x86-64 and x32 together, and
-// one test for both mode bits keep it near 200 instructions.
+// one test for both mode bits keep it near 300 instructions.
 namespace {
 
 // Calls whose first argument names the process (or thread) they change, where 0 is
