@@ -16,6 +16,7 @@
 #include "builtins/families.h"
 #include "builtins/umask_mode.h"
 #include "exec/shell.h"
+#include "exec/stack_guard.h"
 
 namespace lash::builtins {
 using exec::Shell;
@@ -320,6 +321,8 @@ int bi_ulimit(Shell& sh, std::vector<std::string>& argv) {
     sh.error(std::string("ulimit: error setting limit (") + std::strerror(errno) + ")");
     return 2;
   }
+  // The recursion guard measures against the stack limit in force, this one now.
+  if (which->resource == RLIMIT_STACK) exec::stack_limit_changed();
   return 0;
 }
 
