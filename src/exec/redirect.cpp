@@ -210,12 +210,20 @@ unique_fd heredoc_fd(const std::string& text) {
   return fd;
 }
 
-void FdSaver::save(int fd) {
+bool FdSaver::save(int fd) {
   for (auto& s : saved_)
-    if (s.fd == fd) return;
+    if (s.fd == fd) return true;
   int copy = ::fcntl(fd, F_DUPFD_CLOEXEC, kFirstPrivateFd);
-  if (copy < 0 && errno != EBADF) copy = -2;  // could not save: restore by closing
-  saved_.push_back({fd, copy < 0 ? -1 : copy});
+  if (copy < 0 && errno != EBADF) {
+    // Kept anyway (`exec >f`): the copy only served to undo the redirections of a
+    // failed `exec`, which then leaves this one in place.
+    if (permanent_) return true;
+    // EINVAL: RLIMIT_NOFILE is at or below the private range; EMFILE: no fd left.
+    errno = EMFILE;
+    return false;
+  }
+  saved_.push_back({fd, copy});  // -1: FD was closed, restored by closing it
+  return true;
 }
 
 void FdSaver::restore() {
@@ -237,6 +245,9 @@ void FdSaver::keep() {
 }
 
 namespace {
+// FdSaver::save failed: the script's descriptor FD stays as it was.
+std::string save_error(int fd) { return "cannot redirect fd " + std::to_string(fd) + ": " + std::strerror(errno); }
+
 // Puts `src` on `target` in this process; src is consumed.
 bool install_fd(int src, int target) {
   if (src == target) {
@@ -263,8 +274,11 @@ bool apply_redirects(Shell& sh, const std::vector<PlannedRedirect>& rs, FdSaver&
           sh.error(redirect_error(r, errno));
           return false;
         }
-        saver.save(r.fd);
-        if (r.both) saver.save(2);
+        if (!saver.save(r.fd) || (r.both && !saver.save(2))) {
+          ::close(fd);
+          sh.error(save_error(r.fd));
+          return false;
+        }
         if (r.both && ::dup2(fd, 2) < 0) {
           ::close(fd);
           return false;
@@ -281,7 +295,10 @@ bool apply_redirects(Shell& sh, const std::vector<PlannedRedirect>& rs, FdSaver&
           return false;
         }
         if (r.from == r.fd) break;  // N>&N: only the check
-        saver.save(r.fd);
+        if (!saver.save(r.fd)) {
+          sh.error(save_error(r.fd));
+          return false;
+        }
         if (::dup2(r.from, r.fd) < 0) {
           sh.error(std::to_string(r.from) + ": " + std::strerror(errno));
           return false;
@@ -289,7 +306,10 @@ bool apply_redirects(Shell& sh, const std::vector<PlannedRedirect>& rs, FdSaver&
         break;
       }
       case PlannedRedirect::Kind::close:
-        saver.save(r.fd);
+        if (!saver.save(r.fd)) {
+          sh.error(save_error(r.fd));
+          return false;
+        }
         ::close(r.fd);
         break;
       case PlannedRedirect::Kind::heredoc: {
@@ -298,7 +318,10 @@ bool apply_redirects(Shell& sh, const std::vector<PlannedRedirect>& rs, FdSaver&
           sh.error(std::string("cannot create here-document: ") + std::strerror(errno));
           return false;
         }
-        saver.save(r.fd);
+        if (!saver.save(r.fd)) {
+          sh.error(save_error(r.fd));
+          return false;
+        }
         if (!install_fd(fd.release(), r.fd)) return false;
         break;
       }
