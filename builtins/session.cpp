@@ -15,6 +15,7 @@
 #include "base/strutil.h"
 #include "builtins/families.h"
 #include "builtins/umask_mode.h"
+#include "exec/session_view.h"
 #include "exec/shell.h"
 #include "exec/stack_guard.h"
 
@@ -45,10 +46,12 @@ std::string physical_cwd() {
   return buf;
 }
 
-// $PWD if it names the current directory, else the physical path.
+// $PWD if it names the current directory, else the physical path. A $PWD the session
+// cannot see (another process's /proc/PID/cwd) is not compared: that would tell
+// whether that process is in the same directory.
 std::string logical_cwd(Shell& sh) {
   const std::string* pwd = sh.vars.get("PWD");
-  if (pwd && !pwd->empty() && (*pwd)[0] == '/') {
+  if (pwd && !pwd->empty() && (*pwd)[0] == '/' && !exec::view_hides(sh, *pwd)) {
     struct stat a, b;
     if (::stat(pwd->c_str(), &a) == 0 && ::stat(".", &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino)
       return *pwd;
@@ -111,7 +114,9 @@ int bi_cd(Shell& sh, std::vector<std::string>& argv) {
     std::string target = cand[0] == '/' ? cand : pwd + "/" + cand;
     std::string logical = canonical(target);
     const std::string& go = physical ? cand : logical;
-    if (::chdir(go.c_str()) != 0) continue;
+    // As a program of the session would find it (session_view.h): another process's
+    // /proc entries do not exist there, so `pwd -P` cannot name what is behind them.
+    if (exec::view_chdir(sh, go) != 0) continue;
     std::string newpwd = physical ? physical_cwd() : logical;
     sh.vars.set("OLDPWD", pwd);
     sh.vars.set("PWD", newpwd);

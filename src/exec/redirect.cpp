@@ -13,6 +13,7 @@
 #include "exec/policy_gate.h"
 #include "exec/shell.h"
 #include "exec/fd_alias.h"
+#include "exec/session_view.h"
 #include "exec/user_files.h"
 
 namespace lash::exec {
@@ -115,7 +116,10 @@ bool plan_redirects(Shell& sh, const std::vector<ast::Redirect>& rs, std::vector
         // the way (`ln -s /dev/fd fds; echo > fds/2`) is found when the broker
         // refuses it (open_user_path).
         int n = -1;
-        if (sh.fd_names_are_shell_fds && !p.dynamic) {
+        // A name the session cannot see (another process's /proc/PID/fd/N) is neither
+        // walked nor looked at: its open is ENOENT (open_user_path).
+        bool hidden = !p.dynamic && view_hides(sh, p.path);
+        if (sh.fd_names_are_shell_fds && !p.dynamic && !hidden) {
           n = shell_fd_named(p.path);
           struct stat lst;
           if (n < 0 && (p.path.compare(0, 6, "/proc/") == 0 ||
@@ -152,7 +156,7 @@ bool plan_redirects(Shell& sh, const std::vector<ast::Redirect>& rs, std::vector
           // noclobber: refuse to truncate an existing regular file.
           if (sh.opt.noclobber) {
             struct stat st;
-            if (::stat(p.path.c_str(), &st) == 0) {
+            if (!hidden && ::stat(p.path.c_str(), &st) == 0) {
               if (S_ISREG(st.st_mode)) {
                 sh.error(redirect_error(p, EEXIST));
                 return false;
