@@ -42,13 +42,14 @@ bool is_proc_root(const std::string& path, const struct stat& st) {
 }
 
 // The processes whose /proc entries the shell may follow: its own (a subshell's too),
-// the main shell ($$) and its jobs ($!). These are what a script names as its own;
-// any other pid is another process's, outside the session or not the shell's to look
-// into.
+// the main shell ($$) and its jobs ($!) not yet reaped. These are what a script names
+// as its own; any other pid is another process's, outside the session or not the
+// shell's to look into. A reaped job's pid may already be another process's: only a
+// job not yet reaped (running, or a zombie) still holds its pid.
 bool shells_own(const Shell& sh, pid_t pid) {
-  if (pid == ::getpid() || pid == sh.shell_pid || pid == sh.last_bg) return true;
+  if (pid == ::getpid() || pid == sh.shell_pid) return true;
   for (const Job& j : sh.jobs)
-    if (j.pid == pid) return true;
+    if (j.pid == pid && !j.done) return true;
   return false;
 }
 
