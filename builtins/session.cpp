@@ -320,6 +320,10 @@ int bi_ulimit(Shell& sh, std::vector<std::string>& argv) {
     return 2;
   }
   if (which->resource == RLIMIT_FSIZE && sh.keeps_own_file_size_hard) return set_file_size_kept(sh, v, set_soft, set_hard);
+  // The session's sandbox is made on first use, and making it opens lash's own
+  // descriptors (broker, watchdog, ruleset): under a lowered limit that would fail and
+  // refuse every program. Made now, while the descriptors are there to be had.
+  if (which->resource == RLIMIT_NOFILE && v < rl.rlim_cur) (void)sh.prepared();
   if (set_hard) rl.rlim_max = v;
   if (set_soft) rl.rlim_cur = v;
   if (::setrlimit(which->resource, &rl) != 0) {
