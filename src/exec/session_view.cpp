@@ -46,6 +46,8 @@ bool is_proc_root(const std::string& path, const struct stat& st) {
 // as its own; any other pid is another process's, outside the session or not the
 // shell's to look into. A reaped job's pid may already be another process's: only a
 // job not yet reaped (running, or a zombie) still holds its pid.
+// The one place that decides which pids the session sees: when the session has a
+// /proc of its own pid namespace, this is where it is asked instead.
 bool shells_own(const Shell& sh, pid_t pid) {
   if (pid == ::getpid() || pid == sh.shell_pid) return true;
   for (const Job& j : sh.jobs)

@@ -92,8 +92,10 @@ void check_stack_depth() {
     g_limit_changed = false;
     g_budget = compute_budget(/*with_mapping=*/true);
   }
-  // The stack grows down on every architecture lash builds for.
-  size_t used = g_base > &here ? size_t(g_base - &here) : 0;
+  // The stack grows down on every architecture lash builds for. Compared as integers:
+  // the two are not parts of one object.
+  uintptr_t base = reinterpret_cast<uintptr_t>(g_base), now = reinterpret_cast<uintptr_t>(&here);
+  size_t used = base > now ? size_t(base - now) : 0;
   if (used > g_budget) throw FatalError{"evaluation nested too deeply (stack limit reached)", 2};
 }
 
