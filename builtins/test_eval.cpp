@@ -181,7 +181,8 @@ int mtime_cmp(const std::string& a, const std::string& b, bool* ok) {
 
 bool same_file(const std::string& a, const std::string& b) {
   struct stat sa, sb;
-  return !hidden_file(a) && !hidden_file(b) && stat(a.c_str(), &sa) == 0 && stat(b.c_str(), &sb) == 0 && sa.st_dev == sb.st_dev &&
+  if (hidden_file(a) || hidden_file(b)) return false;
+  return stat(a.c_str(), &sa) == 0 && stat(b.c_str(), &sb) == 0 && sa.st_dev == sb.st_dev &&
          sa.st_ino == sb.st_ino;
 }
 

@@ -249,8 +249,8 @@ void FdSaver::keep() {
 }
 
 namespace {
-// FdSaver::save failed: the script's descriptor FD stays as it was.
-std::string save_error(int fd) { return "cannot redirect fd " + std::to_string(fd) + ": " + std::strerror(errno); }
+// FdSaver::save failed for FD (no copy of it could be made): it stays as it was.
+std::string save_error(int fd) { return "cannot redirect fd " + std::to_string(fd) + ": " + std::strerror(EMFILE); }
 
 // Puts `src` on `target` in this process; src is consumed.
 bool install_fd(int src, int target) {
@@ -278,9 +278,9 @@ bool apply_redirects(Shell& sh, const std::vector<PlannedRedirect>& rs, FdSaver&
           sh.error(redirect_error(r, errno));
           return false;
         }
-        if (!saver.save(r.fd) || (r.both && !saver.save(2))) {
+        if (int unsaved = !saver.save(r.fd) ? r.fd : r.both && !saver.save(2) ? 2 : -1; unsaved >= 0) {
           ::close(fd);
-          sh.error(save_error(r.fd));
+          sh.error(save_error(unsaved));
           return false;
         }
         if (r.both && ::dup2(fd, 2) < 0) {
