@@ -2,6 +2,7 @@
 #include "builtins/families.h"
 #include "builtins/printf_format.h"
 #include "builtins/test_eval.h"
+#include "exec/session_view.h"
 #include "exec/shell.h"
 
 namespace lash::builtins {
@@ -60,7 +61,10 @@ int run_test(Shell& sh, std::vector<std::string>& argv, bool bracket) {
     }
     args = args.first(args.size() - 1);
   }
-  TestResult r = test_eval(args);
+  // In a sandboxed session, a name the session cannot see does not exist for -e, -d...
+  TestResult r = exec::view_is_confined(sh)
+                     ? test_eval(args, [&sh](const std::string& p) { return exec::view_hides(sh, p); })
+                     : test_eval(args);
   if (r.status == 2) sh.error(std::string(bracket ? "[: " : "test: ") + r.error);
   return r.status;
 }

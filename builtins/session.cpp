@@ -15,7 +15,9 @@
 #include "base/strutil.h"
 #include "builtins/families.h"
 #include "builtins/umask_mode.h"
+#include "exec/session_view.h"
 #include "exec/shell.h"
+#include "exec/stack_guard.h"
 
 namespace lash::builtins {
 using exec::Shell;
@@ -44,10 +46,12 @@ std::string physical_cwd() {
   return buf;
 }
 
-// $PWD if it names the current directory, else the physical path.
+// $PWD if it names the current directory, else the physical path. A $PWD the session
+// cannot see (another process's /proc/PID/cwd) is not compared: that would tell
+// whether that process is in the same directory.
 std::string logical_cwd(Shell& sh) {
   const std::string* pwd = sh.vars.get("PWD");
-  if (pwd && !pwd->empty() && (*pwd)[0] == '/') {
+  if (pwd && !pwd->empty() && (*pwd)[0] == '/' && !exec::view_hides(sh, *pwd)) {
     struct stat a, b;
     if (::stat(pwd->c_str(), &a) == 0 && ::stat(".", &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino)
       return *pwd;
@@ -110,7 +114,9 @@ int bi_cd(Shell& sh, std::vector<std::string>& argv) {
     std::string target = cand[0] == '/' ? cand : pwd + "/" + cand;
     std::string logical = canonical(target);
     const std::string& go = physical ? cand : logical;
-    if (::chdir(go.c_str()) != 0) continue;
+    // As a program of the session would find it (session_view.h): another process's
+    // /proc entries do not exist there, so `pwd -P` cannot name what is behind them.
+    if (exec::view_chdir(sh, go) != 0) continue;
     std::string newpwd = physical ? physical_cwd() : logical;
     sh.vars.set("OLDPWD", pwd);
     sh.vars.set("PWD", newpwd);
@@ -314,12 +320,18 @@ int bi_ulimit(Shell& sh, std::vector<std::string>& argv) {
     return 2;
   }
   if (which->resource == RLIMIT_FSIZE && sh.keeps_own_file_size_hard) return set_file_size_kept(sh, v, set_soft, set_hard);
+  // The session's sandbox is made on first use, and making it opens lash's own
+  // descriptors (broker, watchdog, ruleset): under a lowered limit that would fail and
+  // refuse every program. Made now, while the descriptors are there to be had.
+  if (which->resource == RLIMIT_NOFILE && v < rl.rlim_cur) (void)sh.prepared();
   if (set_hard) rl.rlim_max = v;
   if (set_soft) rl.rlim_cur = v;
   if (::setrlimit(which->resource, &rl) != 0) {
     sh.error(std::string("ulimit: error setting limit (") + std::strerror(errno) + ")");
     return 2;
   }
+  // The recursion guard measures against the stack limit in force, this one now.
+  if (which->resource == RLIMIT_STACK) exec::stack_limit_changed();
   return 0;
 }
 

@@ -137,8 +137,14 @@ int64_t getn(const std::string& s) {
   return neg ? static_cast<int64_t>(0 - v) : static_cast<int64_t>(v);
 }
 
+// The HIDDEN filter of the evaluation under way (test_eval with a filter), or null.
+// One evaluation at a time per thread, and it does not nest.
+thread_local const std::function<bool(const std::string&)>* t_hidden = nullptr;
+bool hidden_file(const std::string& name) { return t_hidden && (*t_hidden)(name); }
+
 bool filstat(const std::string& name, Tok mode) {
   struct stat st;
+  if (hidden_file(name)) return false;
   if ((mode == kFilSym ? lstat(name.c_str(), &st) : stat(name.c_str(), &st)) != 0) return false;
   switch (mode) {
     case kFilRd: return faccessat(AT_FDCWD, name.c_str(), R_OK, AT_EACCESS) == 0;
@@ -165,7 +171,7 @@ bool filstat(const std::string& name, Tok mode) {
 // -nt / -ot: both files must exist; modification times compared to the nanosecond.
 int mtime_cmp(const std::string& a, const std::string& b, bool* ok) {
   struct stat sa, sb;
-  *ok = stat(a.c_str(), &sa) == 0 && stat(b.c_str(), &sb) == 0;
+  *ok = !hidden_file(a) && !hidden_file(b) && stat(a.c_str(), &sa) == 0 && stat(b.c_str(), &sb) == 0;
   if (!*ok) return 0;
   if (sa.st_mtim.tv_sec != sb.st_mtim.tv_sec) return sa.st_mtim.tv_sec < sb.st_mtim.tv_sec ? -1 : 1;
   if (sa.st_mtim.tv_nsec != sb.st_mtim.tv_nsec)
@@ -175,6 +181,7 @@ int mtime_cmp(const std::string& a, const std::string& b, bool* ok) {
 
 bool same_file(const std::string& a, const std::string& b) {
   struct stat sa, sb;
+  if (hidden_file(a) || hidden_file(b)) return false;
   return stat(a.c_str(), &sa) == 0 && stat(b.c_str(), &sb) == 0 && sa.st_dev == sb.st_dev &&
          sa.st_ino == sb.st_ino;
 }
@@ -389,6 +396,14 @@ TestResult test_eval(std::span<const std::string> args) {
     r.error = std::move(e.message);
   }
   return r;
+}
+
+TestResult test_eval(std::span<const std::string> args, const std::function<bool(const std::string&)>& hidden) {
+  struct Scope {
+    explicit Scope(const std::function<bool(const std::string&)>* h) { t_hidden = h; }
+    ~Scope() { t_hidden = nullptr; }
+  } scope(hidden ? &hidden : nullptr);
+  return test_eval(args);
 }
 
 TestResult test_eval(const std::vector<std::string>& args) {

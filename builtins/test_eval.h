@@ -2,6 +2,7 @@
 // -a -o ( ) and the 0-4 argument rules). File tests use stat/lstat/access on the
 // real filesystem through the FileQueries interface so they can be faked in tests.
 #pragma once
+#include <functional>
 #include <span>
 #include <string>
 #include <vector>
@@ -17,5 +18,8 @@ struct TestResult {
 TestResult test_eval(const std::vector<std::string>& args);
 // The same without copying: e.g. a builtin's argv minus its name (and ']').
 TestResult test_eval(std::span<const std::string> args);
+// With HIDDEN: a file for which it says true does not exist for the file operators
+// (-e, -d, -nt, -ef ...): names the shell's session cannot see (exec/session_view.h).
+TestResult test_eval(std::span<const std::string> args, const std::function<bool(const std::string&)>& hidden);
 
 }  // namespace lash::builtins

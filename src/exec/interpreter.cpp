@@ -15,34 +15,12 @@
 #include "exec/policy_gate.h"
 #include "exec/redirect.h"
 #include "exec/shell.h"
+#include "exec/stack_guard.h"
 #include "sandbox/launch.h"
 
 namespace lash::exec {
 
 namespace {
-
-// Guards the C++ stack against deeply nested scripts: measured from the first
-// evaluation, against the stack limit this process had at start.
-struct StackGuard {
-  static inline char* base = nullptr;
-  static inline size_t limit = 0;
-  static void check(Shell& sh) {
-    char here;
-    if (!base) {
-      base = &here;
-      struct rlimit rl;
-      size_t lim = 8u << 20;
-      if (::getrlimit(RLIMIT_STACK, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY) lim = rl.rlim_cur;
-      limit = lim / 4 * 3;  // keep a quarter for libc, signal frames and builtins
-      return;
-    }
-    size_t used = size_t(base > &here ? base - &here : &here - base);
-    if (used > limit) {
-      (void)sh;
-      throw FatalError{"evaluation nested too deeply (stack limit reached)", 2};
-    }
-  }
-};
 
 bool is_compound_for_errexit(const ast::Command& c) {
   // The status of these comes from commands inside them, which were already
@@ -124,7 +102,7 @@ int Shell::eval_pipeline(const ast::Pipeline& p, bool tail) {
 }
 
 int Shell::eval_command(const ast::Command& c, bool tail) {
-  StackGuard::check(*this);
+  check_stack_depth();
   if (++eval_depth > kMaxEvalDepth) {
     --eval_depth;
     throw FatalError{"evaluation nested too deeply", 2};

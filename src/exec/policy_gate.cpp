@@ -5,6 +5,7 @@
 
 #include <cstring>
 
+#include "exec/session_view.h"
 #include "exec/shell.h"
 #include "policy/engine.h"
 #include "policy/explain.h"
@@ -108,9 +109,7 @@ void exec_spawn_action(Shell& sh, const SimplePlan& p, std::vector<PlannedAction
   if (i >= p.argv.size()) return;
   const std::string& name = p.argv[i];
   std::string path = name.find('/') != std::string::npos ? name : sh.find_command(name);
-  char buf[PATH_MAX];
-  std::string real = !path.empty() && ::realpath(path.c_str(), buf) ? std::string(buf) : path;
-  out.push_back({policy::Spawn{name, real}, p.dynamic_name});
+  out.push_back({policy::Spawn{name, view_real_or_same(sh, path)}, p.dynamic_name});
 }
 
 policy::RedirectMode mode_of(const PlannedRedirect& r) {
@@ -123,12 +122,6 @@ policy::RedirectMode mode_of(const PlannedRedirect& r) {
     case ast::RedirOp::out_err: return M::write_both;
     default: return M::write;
   }
-}
-
-std::string real_or_same(const std::string& path) {
-  char buf[PATH_MAX];
-  if (::realpath(path.c_str(), buf)) return buf;
-  return path;
 }
 
 }  // namespace
@@ -171,7 +164,7 @@ std::vector<PlannedAction> plan_actions(Shell& sh, const SimplePlan& p) {
   }
   switch (p.kind) {
     case SimplePlan::Kind::external:
-      out.push_back({policy::Spawn{p.argv[0], real_or_same(p.path)}, p.dynamic_name});
+      out.push_back({policy::Spawn{p.argv[0], view_real_or_same(sh, p.path)}, p.dynamic_name});
       break;
     case SimplePlan::Kind::not_found:
       // Nothing runs: the shell says "not found" (127), as any shell. A dry run cannot
@@ -206,7 +199,7 @@ std::vector<PlannedAction> plan_actions(Shell& sh, const SimplePlan& p) {
   }
   for (const auto& r : p.redirects)
     if (r.kind == PlannedRedirect::Kind::open)
-      out.push_back({policy::Redirect{resolve_target_path(r.path), mode_of(r)}, r.dynamic});
+      out.push_back({policy::Redirect{view_target_path(sh, r.path), mode_of(r)}, r.dynamic});
   return out;
 }
 

@@ -13,6 +13,7 @@
 #include "exec/policy_gate.h"
 #include "exec/shell.h"
 #include "exec/fd_alias.h"
+#include "exec/session_view.h"
 #include "exec/user_files.h"
 
 namespace lash::exec {
@@ -115,7 +116,10 @@ bool plan_redirects(Shell& sh, const std::vector<ast::Redirect>& rs, std::vector
         // the way (`ln -s /dev/fd fds; echo > fds/2`) is found when the broker
         // refuses it (open_user_path).
         int n = -1;
-        if (sh.fd_names_are_shell_fds && !p.dynamic) {
+        // A name the session cannot see (another process's /proc/PID/fd/N) is neither
+        // walked nor looked at: its open is ENOENT (open_user_path).
+        bool hidden = !p.dynamic && view_hides(sh, p.path);
+        if (sh.fd_names_are_shell_fds && !p.dynamic && !hidden) {
           n = shell_fd_named(p.path);
           struct stat lst;
           if (n < 0 && (p.path.compare(0, 6, "/proc/") == 0 ||
@@ -152,7 +156,7 @@ bool plan_redirects(Shell& sh, const std::vector<ast::Redirect>& rs, std::vector
           // noclobber: refuse to truncate an existing regular file.
           if (sh.opt.noclobber) {
             struct stat st;
-            if (::stat(p.path.c_str(), &st) == 0) {
+            if (!hidden && ::stat(p.path.c_str(), &st) == 0) {
               if (S_ISREG(st.st_mode)) {
                 sh.error(redirect_error(p, EEXIST));
                 return false;
@@ -210,12 +214,20 @@ unique_fd heredoc_fd(const std::string& text) {
   return fd;
 }
 
-void FdSaver::save(int fd) {
+bool FdSaver::save(int fd) {
   for (auto& s : saved_)
-    if (s.fd == fd) return;
+    if (s.fd == fd) return true;
   int copy = ::fcntl(fd, F_DUPFD_CLOEXEC, kFirstPrivateFd);
-  if (copy < 0 && errno != EBADF) copy = -2;  // could not save: restore by closing
-  saved_.push_back({fd, copy < 0 ? -1 : copy});
+  if (copy < 0 && errno != EBADF) {
+    // Kept anyway (`exec >f`): the copy only served to undo the redirections of a
+    // failed `exec`, which then leaves this one in place.
+    if (permanent_) return true;
+    // EINVAL: RLIMIT_NOFILE is at or below the private range; EMFILE: no fd left.
+    errno = EMFILE;
+    return false;
+  }
+  saved_.push_back({fd, copy});  // -1: FD was closed, restored by closing it
+  return true;
 }
 
 void FdSaver::restore() {
@@ -237,6 +249,9 @@ void FdSaver::keep() {
 }
 
 namespace {
+// FdSaver::save failed for FD (no copy of it could be made): it stays as it was.
+std::string save_error(int fd) { return "cannot redirect fd " + std::to_string(fd) + ": " + std::strerror(EMFILE); }
+
 // Puts `src` on `target` in this process; src is consumed.
 bool install_fd(int src, int target) {
   if (src == target) {
@@ -263,8 +278,11 @@ bool apply_redirects(Shell& sh, const std::vector<PlannedRedirect>& rs, FdSaver&
           sh.error(redirect_error(r, errno));
           return false;
         }
-        saver.save(r.fd);
-        if (r.both) saver.save(2);
+        if (int unsaved = !saver.save(r.fd) ? r.fd : r.both && !saver.save(2) ? 2 : -1; unsaved >= 0) {
+          ::close(fd);
+          sh.error(save_error(unsaved));
+          return false;
+        }
         if (r.both && ::dup2(fd, 2) < 0) {
           ::close(fd);
           return false;
@@ -281,7 +299,10 @@ bool apply_redirects(Shell& sh, const std::vector<PlannedRedirect>& rs, FdSaver&
           return false;
         }
         if (r.from == r.fd) break;  // N>&N: only the check
-        saver.save(r.fd);
+        if (!saver.save(r.fd)) {
+          sh.error(save_error(r.fd));
+          return false;
+        }
         if (::dup2(r.from, r.fd) < 0) {
           sh.error(std::to_string(r.from) + ": " + std::strerror(errno));
           return false;
@@ -289,7 +310,10 @@ bool apply_redirects(Shell& sh, const std::vector<PlannedRedirect>& rs, FdSaver&
         break;
       }
       case PlannedRedirect::Kind::close:
-        saver.save(r.fd);
+        if (!saver.save(r.fd)) {
+          sh.error(save_error(r.fd));
+          return false;
+        }
         ::close(r.fd);
         break;
       case PlannedRedirect::Kind::heredoc: {
@@ -298,7 +322,10 @@ bool apply_redirects(Shell& sh, const std::vector<PlannedRedirect>& rs, FdSaver&
           sh.error(std::string("cannot create here-document: ") + std::strerror(errno));
           return false;
         }
-        saver.save(r.fd);
+        if (!saver.save(r.fd)) {
+          sh.error(save_error(r.fd));
+          return false;
+        }
         if (!install_fd(fd.release(), r.fd)) return false;
         break;
       }

@@ -33,13 +33,18 @@ bool plan_redirects(Shell& sh, const std::vector<ast::Redirect>& rs, std::vector
 class FdSaver {
  public:
   FdSaver() = default;
+  // PERMANENT: the redirections stay (`exec 3>file`, keep() follows), so a copy that
+  // cannot be made does not fail them (it only undoes a failed `exec`).
+  explicit FdSaver(bool permanent) : permanent_(permanent) {}
   FdSaver(const FdSaver&) = delete;
   FdSaver& operator=(const FdSaver&) = delete;
   ~FdSaver() { restore(); }
   void restore();
   void keep();
-  // Saves fd (if not saved yet in this scope).
-  void save(int fd);
+  // Saves fd (if not saved yet in this scope). false when FD is open and no copy of it
+  // can be made (a `ulimit -n` at or below the private range, 10 and up): replacing it
+  // then would lose it for good, so the caller must not.
+  bool save(int fd);
 
  private:
   struct Saved {
@@ -47,6 +52,7 @@ class FdSaver {
     int copy;  // -1: fd was closed
   };
   std::vector<Saved> saved_;
+  bool permanent_ = false;
 };
 
 // Applies planned redirections to this process. On error prints it and returns false

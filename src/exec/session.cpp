@@ -13,6 +13,7 @@
 #include "base/fileio.h"
 #include "exec/policy_gate.h"
 #include "exec/shell.h"
+#include "policy/env_patterns.h"
 #include "policy/explain.h"
 #include "policy/facts_cache.h"
 #include "policy/session_facts.h"
@@ -251,6 +252,20 @@ void audit_process(const policy::Action& action, const policy::Decision& decisio
   write_record(*s, r);
 }
 
+namespace {
+// What [environment] deny names never enters the shell, not only the children's
+// environment: a variable the shell holds is expanded into arguments, here-documents
+// and builtin output, and no filter on the environment sees those. Dropped when the
+// profile becomes active (session start, `profile switch`, `profile reload`); what the
+// script assigns afterwards is its own value, under the mutation rules, and the deny
+// list still keeps it out of every child's environment (ChildEnv).
+void drop_denied_variables(Shell& sh, const policy::Profile& v) {
+  if (v.env_deny.value.empty()) return;
+  policy::EnvPatterns deny(v.env_deny.value);
+  sh.vars.drop_if([&deny](std::string_view name) { return deny.matches(name); });
+}
+}  // namespace
+
 void activate_profile(Shell& sh, std::shared_ptr<const policy::ResolvedProfile> profile) {
   Session& s = *g_session;
   s.active = profile;
@@ -276,6 +291,7 @@ void activate_profile(Shell& sh, std::shared_ptr<const policy::ResolvedProfile> 
     gate->child_env = std::make_shared<const policy::ChildEnv>(v);
   gate->always_env.push_back("LASH_SESSION=" + s.id);
   sh.gate = std::move(gate);
+  drop_denied_variables(sh, v);
   sandbox::SandboxPlan quick = sandbox::plan_without_context(*profile);  // needs_sandbox's plan, once
   sh.fd_names_are_shell_fds = !quick.empty();
   sh.keeps_own_file_size_hard = may_record(*profile, quick);

@@ -339,7 +339,7 @@ int run_external(Shell& sh, const SimplePlan& p, bool tail, const std::optional<
 int run_exec_builtin(Shell& sh, SimplePlan& p) {
   // `exec` without a command makes its redirections permanent.
   if (p.argv.size() == 1) {
-    FdSaver saver;
+    FdSaver saver(/*permanent=*/true);
     if (!apply_redirects(sh, p.redirects, saver)) {
       if (!sh.opt.interactive) throw FatalError{"", 2};
       return 2;

@@ -11,6 +11,7 @@
 #include "base/strutil.h"
 #include "exec/fd_alias.h"
 #include "exec/redirect.h"
+#include "exec/session_view.h"
 #include "exec/shell.h"
 
 namespace lash::exec {
@@ -30,6 +31,13 @@ int copy_script_fd(int n) {
 
 int open_user_path(Shell& sh, const std::string& path, int flags, bool fd_names) {
   if (int n = fd_names && sh.fd_names_are_shell_fds ? shell_fd_named(path) : -1; n >= 0) return copy_script_fd(n);
+  // Another process's /proc entries do not exist for the session (session_view.h):
+  // neither the broker's view of them nor the shell's own (fd_alias_target,
+  // without_proc_self_links below) is asked.
+  if (view_hides(sh, path)) {
+    errno = ENOENT;
+    return -1;
+  }
   sh.prepared();
   if (!sh.sandbox_refusal.empty()) {
     errno = EACCES;  // fail closed: the kernel cannot check this open

@@ -100,6 +100,26 @@ void Vars::import_environ(char** envp) {
   }
 }
 
+size_t Vars::drop_if(const std::function<bool(std::string_view)>& pred) {
+  size_t dropped = 0;
+  for (auto it = map_.begin(); it != map_.end();) {
+    if (!pred(it->first)) {
+      ++it;
+      continue;
+    }
+    if (it->second.is_set()) ++dropped;
+    touched(it->first, it->second.flags & Var::exported, false);
+    it = map_.erase(it);
+  }
+  for (auto& scope : scopes_)
+    for (auto& saved : scope)
+      if (saved.existed && pred(saved.name)) {
+        saved.existed = false;
+        saved.var = Var{};
+      }
+  return dropped;
+}
+
 void Vars::push_scope() { scopes_.emplace_back(); }
 
 void Vars::pop_scope() {

@@ -52,6 +52,13 @@ class Vars {
   // Imports "NAME=VALUE" strings as exported variables.
   void import_environ(char** envp);
 
+  // Removes every variable whose name PRED accepts, whatever its flags (read-only too),
+  // and forgets it in the saved state of every function scope, where a `local` would
+  // bring it back when the function returns. For the session, which drops what its
+  // profile denies ([environment] deny) when a profile becomes active: that is not a
+  // change the script makes, so env_guard is not asked. Returns how many were set.
+  size_t drop_if(const std::function<bool(std::string_view)>& pred);
+
   // `local name`: saves the current state to be restored when the scope ends.
   void push_scope();
   void pop_scope();

@@ -42,6 +42,11 @@ constexpr std::string_view kPolicyOnlyNote =
     "safelist, plugin calls, builtin capabilities. An allowed interpreter (sh, python3, "
     "perl) can run anything it can read.";
 
+// What deny does beyond the children's environment (exec/session.cpp), said once.
+constexpr std::string_view kDenyDropsNote =
+    "Variables that environment.deny names are dropped from the shell's own variables "
+    "when the profile becomes active, not only from the children's environment.";
+
 }  // namespace
 
 std::string value_text(const Profile& p, const KeyInfo& key) {
@@ -117,6 +122,7 @@ std::string review_text(const ResolvedProfile& r) {
     out += line + "  # " + prov(r.values, k).text() + "; " + std::string(k.enforced) + "\n";
   }
   out += "\n" + std::string(kPolicyOnlyNote) + "\n";
+  if (!r.values.env_deny.value.empty()) out += std::string(kDenyDropsNote) + "\n";
   return out;
 }
 

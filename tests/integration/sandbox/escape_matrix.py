@@ -544,6 +544,13 @@ def generic(row, res):
     return through, tok
 
 
+def names_outside(res):
+    """The outside directory (where a process outside works and holds files open)
+    shows up in the output or in a message."""
+    hit = res.ctx.outside in res.out or res.ctx.outside in res.err
+    return hit, ("named" if hit else res.token)
+
+
 def leaked_hidden(res):
     hit = HIDDEN_NAME in res.out
     return hit, ("leaked" if hit else res.token)
@@ -1157,6 +1164,25 @@ def build_rows():
     add("other-cmdline", "read /proc/PID/cmdline of a process outside", "proc(hidepid)",
         lambda c: f"{P} grep /proc/{c.sleeper.pid}/cmdline {OTHER_MARK}",
         setup=sleeper_setup, expect={"ENOENT", "EACCES"}, accepted=cmdline_limit)
+    # The shell's own view (policy: lash's cd, pwd and redirections, outside the
+    # sandbox): another process's /proc entries do not exist for it either, and no
+    # message names what is behind them. The sleeper's directory is the outside one.
+    add("shell-cd-other-cwd", "cd /proc/PID/cwd of a process outside; pwd -P", "policy(view)",
+        lambda c: f"cd /proc/{c.sleeper.pid}/cwd && pwd -P && echo ok || echo refused",
+        names_outside, setup=sleeper_setup, expect={"refused"})
+    add("shell-cd-other-link", "cd through a symlink to /proc/PID/cwd; pwd -P",
+        "policy(view)",
+        lambda c: f"ln -s /proc/{c.sleeper.pid}/cwd pl && cd pl && pwd -P && echo ok "
+                  "|| echo refused",
+        names_outside, setup=sleeper_setup, expect={"refused"})
+    add("shell-redir-other-fd", "refused redirection to /proc/PID/fd/N of a process outside",
+        "policy(view)",
+        lambda c: f"echo x > /proc/{c.sleeper.pid}/fd/5 && echo ok || echo refused",
+        names_outside, setup=sleeper_setup, expect={"policy"})
+    add("shell-read-other-fd", "read < /proc/PID/fd/N of a process outside", "policy(view)",
+        lambda c: f"read x < /proc/{c.sleeper.pid}/fd/5 && echo \"$x\" && echo ok "
+                  "|| echo refused",
+        names_outside, setup=sleeper_setup, expect={"refused"})
 
     # ---- running programs that are not allowlisted
     add("exec-direct", "run a non-allowlisted program", "policy",
@@ -1231,6 +1257,17 @@ def build_rows():
     add("env-denied", "a denied variable of lash's environment reaches a grandchild",
         "env", lambda c: f"sh -c '{P} env ESCAPE_SECRET'", env_judge(ENV_MARK),
         expect={"unset"})
+    # The denied variable is not in the shell either (policy: lash's own expansion).
+    add("env-denied-expand", 'echo "$ESCAPE_SECRET" (a denied variable)', "policy(env)",
+        lambda c: 'echo "[$ESCAPE_SECRET]"; echo "${ESCAPE_SECRET-unset}"',
+        leaked(ENV_MARK), expect={"unset"})
+    add("env-denied-set", "set lists a denied variable", "policy(env)",
+        lambda c: "set; echo listed", leaked(ENV_MARK), expect={"listed"})
+    add("env-denied-export-p", "export -p lists a denied variable", "policy(env)",
+        lambda c: "export -p; echo listed", leaked(ENV_MARK), expect={"listed"})
+    add("env-denied-argv", "a denied variable passed as an argument", "policy(env)",
+        lambda c: "sh -c 'echo \"arg:$1\"; echo passed' sh \"$ESCAPE_SECRET\"",
+        leaked(ENV_MARK), expect={"passed"})
 
     # ---- file descriptors
     add("fd-exec-redir", "exec 5< secret; cat <&5", "landlock(broker)",
