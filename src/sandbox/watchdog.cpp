@@ -133,7 +133,7 @@ void leave_session_cgroups(const std::vector<std::pair<std::string, std::string>
   }
 }
 
-[[noreturn]] void watchdog_main(int pipe_r, int joined_w, int relay, int lash_pidfd, pid_t lash,
+[[noreturn]] void watchdog_main(int pipe_r, int joined_w, int relay, int lash_pidfd, pid_t lash, int go_r,
                                 const WatchdogSpec& spec) {
   const std::vector<std::string>& dirs = spec.cgroup_dirs;
   const std::string& tmpdir = spec.tmpdir;
@@ -148,7 +148,12 @@ void leave_session_cgroups(const std::vector<std::pair<std::string, std::string>
   // parent, where lash started ("0" moves this process). /proc/self/cgroup lines are
   // "ID:CONTROLLERS:PATH"; CONTROLLERS is empty for v2.
   leave_session_cgroups(spec.hierarchies);
-  // Then the move of lash (lash waits for the answer before it forks anything inside).
+  // Then the move of lash (lash waits for the answer before it forks anything inside),
+  // once lash has forked its namespace helper (EOF on GO).
+  char c;
+  while (read(go_r, &c, 1) < 0 && errno == EINTR) {
+  }
+  close(go_r);
   int err = move_lash_in(lash, spec.join_dirs);
   (void)!write(joined_w, &err, sizeof err);
   close(joined_w);
@@ -264,7 +269,9 @@ std::vector<std::string> quarantine_planted(const std::vector<std::string>& path
 }
 
 Result<Watchdog> start_watchdog(WatchdogSpec spec) {
-  int p[2], j[2], s[2];
+  int p[2], j[2], s[2], g[2];
+  if (pipe2(g, O_CLOEXEC) != 0) return sys_error("cannot create the watchdog pipe", "", errno);
+  unique_fd go_r(g[0]), go_w(g[1]);
   if (pipe2(p, O_CLOEXEC) != 0) return sys_error("cannot create the watchdog pipe", "", errno);
   unique_fd r(p[0]), w(p[1]);
   if (pipe2(j, O_CLOEXEC) != 0) return sys_error("cannot create the watchdog pipe", "", errno);
@@ -280,14 +287,16 @@ Result<Watchdog> start_watchdog(WatchdogSpec spec) {
     w.reset();
     joined_r.reset();
     relay_lash.reset();
+    go_w.reset();
     pid_t lash = getppid();
     int lash_pidfd = static_cast<int>(syscall(SYS_pidfd_open, lash, 0));  // -1 before 5.3
     pid_t pid = fork_helper();
-    if (pid == 0) watchdog_main(r.get(), joined_w.get(), relay_watchdog.get(), lash_pidfd, lash, spec);
+    if (pid == 0) watchdog_main(r.get(), joined_w.get(), relay_watchdog.get(), lash_pidfd, lash, go_r.get(), spec);
     _exit(pid < 0 ? 1 : 0);
   }
   joined_w.reset();  // only the watchdog holds it: EOF if it dies before answering
   relay_watchdog.reset();
+  go_r.reset();
   int ws = 0;
   while (waitpid(mid, &ws, 0) < 0 && errno == EINTR) {
   }
@@ -297,6 +306,7 @@ Result<Watchdog> start_watchdog(WatchdogSpec spec) {
   out.pipe = std::move(w);
   out.joined = std::move(joined_r);
   out.relay = std::move(relay_lash);
+  out.go = std::move(go_w);
   return out;
 }
 
