@@ -13,7 +13,6 @@
 #include <sys/statvfs.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -357,7 +356,7 @@ Result<void> spawn_namespace_helper(NamespaceHelper& h, int close_in_child) {
 }
 
 void reap_namespace_helper(NamespaceHelper& h) {
-  if (h.init) {  // the session's init stays until end_session_namespaces()
+  if (h.init) {  // the session's init stays while lash lives (ns.h)
     h.ready.reset();
     h.done.reset();
     h.pid = -1;
@@ -405,7 +404,10 @@ Result<SessionNamespaces> finish_session_namespace(NamespaceHelper& h, bool reap
   }
   h.ready.reset();
   h.done.reset();  // the helper exits (the init stays)
-  if (!ok && h.init) end_session_namespaces();
+  if (!ok && h.init) {  // no usable namespace: its init goes, and with it anything forked since
+    kill(h.pid, SIGKILL);
+    g_pidns.init = -1;
+  }
   if (reap || !ok) reap_namespace_helper(h);
   if (!ok) return sys_error("cannot set up the session mount namespace", "", err);
   out.protected_paths = h.present;
@@ -419,7 +421,15 @@ Result<SessionNamespaces> make_session_namespace(const NamespaceSpec& spec, cons
   return finish_session_namespace(h.value());
 }
 
+namespace {
+bool g_pidns_enabled = true;
+}  // namespace
+
+void set_session_pid_namespace(bool on) { g_pidns_enabled = on; }
+bool session_pid_namespace_enabled() { return g_pidns_enabled; }
+
 Result<void> enter_session_pid_namespace(const Capabilities& caps) {
+  if (!g_pidns_enabled) return Error{"turned off in this process (a test of the other layers)", "", 0, {}};
   if (g_pidns.tried && g_pidns.owner == getpid()) return {};
   g_pidns = PidNsState{};
   g_pidns.tried = true;
@@ -468,6 +478,8 @@ const SessionNamespaceFds* session_namespaces() {
 
 bool in_own_user_namespace() { return g_pidns.own_user; }
 
+bool session_namespaces_inherited() { return g_pidns.init > 0; }
+
 bool translates_pids() { return g_pidns.init > 0 && g_pidns.owner == getpid(); }
 
 pid_t session_pid_of(pid_t host_pid) {
@@ -495,24 +507,25 @@ pid_t session_pid_of(pid_t host_pid) {
   return v > 0 ? static_cast<pid_t>(v) : -1;
 }
 
-void end_session_namespaces() {
+void end_session_processes() {
   if (g_pidns.owner != getpid() || g_pidns.init <= 0) return;
-  // The init's death makes the kernel kill every process of the namespace.
-  pid_t init = g_pidns.init;
-  g_pidns.init = -1;
-  if (kill(init, SIGKILL) != 0 && errno != ESRCH) return;
-  // The dying init waits until every process of the namespace is gone, including
-  // lash's own children there, which only lash can reap: reap them all meanwhile
-  // (at most 2 s, should a child outside the namespace hold its zombie back).
-  for (int round = 0; round < 2000; ++round) {
-    int ws;
-    pid_t r = waitpid(-1, &ws, WNOHANG);
-    if (r == init || (r < 0 && errno == ECHILD)) break;
-    if (r > 0 || (r < 0 && errno == EINTR)) continue;
-    struct timespec ms = {0, 1000000};
-    nanosleep(&ms, nullptr);
+  // kill(-1) from inside the namespace reaches every process there but its init (and
+  // the sender): setsid, nohup and double forks included. Sent from a fork of lash,
+  // which is born inside; lash itself is outside. The init stays, so that a later
+  // profile (or a test) may use the namespace again; it dies with lash (PDEATHSIG).
+  pid_t child = fork();
+  if (child < 0) {  // cannot fork: end the namespace itself (the init's death kills all)
+    kill(g_pidns.init, SIGKILL);
+    g_pidns.init = -1;
+    return;
   }
-  g_pidns.fds = SessionNamespaceFds{};
+  if (child == 0) {
+    for (int i = 0; i < 2; ++i) kill(-1, SIGKILL);
+    _exit(0);
+  }
+  int ws;
+  while (waitpid(child, &ws, 0) < 0 && errno == EINTR) {
+  }
 }
 
 pid_t session_init_pid() { return g_pidns.owner == getpid() ? g_pidns.init : -1; }

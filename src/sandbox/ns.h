@@ -29,7 +29,8 @@
 // /proc, ignores SIGCHLD (the kernel reaps orphans for it) and has
 // PR_SET_PDEATHSIG(SIGKILL), so when lash dies, SIGKILL included, the kernel kills
 // the init and with it every process of the namespace (setsid, nohup and double
-// forks included). lash kills it at session end (end_session_namespaces).
+// forks included). At session end lash kills every process of the namespace
+// but the init (end_session_processes); the init goes when lash exits.
 // What lash's own user namespace changes for lash: files of users and groups other
 // than its own show as owned by the overflow ids (nobody/nogroup) in stat(), and
 // getgroups() shows its other groups as the overflow gid; the kernel's access checks
@@ -129,6 +130,10 @@ struct SessionNamespaceFds {
 // namespace whose maps could not be written leaves lash unable to go on as itself
 // (said in the error; the session then refuses the profile's commands).
 Result<void> enter_session_pid_namespace(const Capabilities& caps);
+// Tests of the other layers, whose twins must run in the host's pid namespace from
+// the same process, turn it off (a test of the namespace itself prepares in a fork).
+void set_session_pid_namespace(bool on);
+bool session_pid_namespace_enabled();
 // The namespaces once their init runs; null before, or when none could be made.
 const SessionNamespaceFds* session_namespaces();
 // lash is inside a user namespace it made itself (children do not join another).
@@ -137,14 +142,18 @@ bool in_own_user_namespace();
 // its own pid namespace is the host's: it speaks the session's numbering to the user
 // and keeps the host's for waitpid. False in its forks (they are inside already).
 bool translates_pids();
+// True in lash and its forks once the session's pid namespace exists (a fork of lash
+// is inside it, lash itself is not).
+bool session_namespaces_inherited();
 // HOST_PID as the session's processes see it (NSpid in /proc/PID/status); HOST_PID
 // itself where nothing is translated; -1 when the process is gone.
 pid_t session_pid_of(pid_t host_pid);
 // The init's host pid in the lash that made it, else -1 (lash's job code skips it).
 pid_t session_init_pid();
-// Kills the init (and so every process of the namespace) and reaps it. Only in the
-// process that made it; idempotent.
-void end_session_namespaces();
+// Kills every process of the session's pid namespace but its init (which dies with
+// lash). Only in the process that made it; lash's children killed are left for its
+// usual waitpid.
+void end_session_processes();
 
 // Pathname unix sockets not beneath any of KEEP: every one bound in this network
 // namespace (/proc/net/unix), and those found in the usual places (/run, /var/run and

@@ -96,7 +96,7 @@ std::vector<std::string> SessionSandbox::kill_all() {
   for (Prepared& p : retired_)
     for (auto& m : sandbox::kill_all(p)) moved.push_back(std::move(m));
   retired_.clear();
-  end_session_namespaces();  // the init's death ends every process left in the session
+  end_session_processes();  // setsid, nohup, double forks: all that is left in the session
   broker_.stop();  // after the kill: nothing may still ask it
   if (!tmpdir_.empty()) remove_tree(tmpdir_);
   tmpdir_.clear();

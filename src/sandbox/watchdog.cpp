@@ -67,31 +67,54 @@ bool in_session(pid_t pid, pid_t lash) {
   return false;
 }
 
-// Sends SIG to PID for a sandboxed fork of lash, whose own kill(2) Landlock's signal
-// scoping refuses for processes outside its domain: lash itself and the session's
-// other jobs (`( sleep 60; kill $$ ) &`). Only to processes of this session. The pidfd
-// is taken first and the process checked after: a pid reused by another process
-// since then is either refused by the check or fails with ESRCH on the stale pidfd.
-int relay_signal_to(pid_t pid, int sig, pid_t lash) {
-  if (pid <= 0 || sig < 0 || sig >= NSIG) return EINVAL;
-  int pidfd = static_cast<int>(syscall(SYS_pidfd_open, pid, 0));
-  if (pidfd < 0) return errno;
-  int err = in_session(pid, lash) ? 0 : EPERM;
-  if (!err && syscall(SYS_pidfd_send_signal, pidfd, sig, nullptr, 0) != 0) err = errno;
-  close(pidfd);
-  return err;
+// The pid a pidfd refers to, in this process's pid namespace (fdinfo's "Pid:"), or 0.
+pid_t pid_of_pidfd(int pidfd) {
+  char path[64];
+  snprintf(path, sizeof path, "/proc/self/fdinfo/%d", pidfd);
+  FILE* f = fopen(path, "re");
+  if (!f) return 0;
+  char line[256];
+  long pid = 0;
+  while (fgets(line, sizeof line, f))
+    if (sscanf(line, "Pid:\t%ld", &pid) == 1) break;
+  fclose(f);
+  return pid > 0 ? static_cast<pid_t>(pid) : 0;
 }
 
-// One request on the relay socket: {pid, signal} with a pipe to answer on (SCM_RIGHTS),
-// since several forks of lash share the socket and each must get its own answer.
-void serve_signal_request(int sock, pid_t lash) {
-  int32_t rq[2] = {0, 0};
-  int reply = -1;
-  ssize_t n = recv_with_fd(sock, rq, sizeof rq, &reply, MSG_DONTWAIT);
-  if (reply < 0) return;
-  int32_t err = n == static_cast<ssize_t>(sizeof rq) ? relay_signal_to(rq[0], rq[1], lash) : EINVAL;
+// Sends SIG for a sandboxed fork of lash, whose own kill(2) Landlock's signal
+// scoping refuses for processes outside its domain: lash itself and the session's
+// other jobs (`( sleep 60; kill $$ ) &`). Only to processes of this session. The
+// target comes as a pidfd the fork opened in its own numbering (the session's pid
+// namespace may number it differently from the watchdog), or none for lash itself.
+// A pidfd cannot be redirected to a process that reused the pid.
+int relay_signal_to(int target_pidfd, int sig, pid_t lash, int lash_pidfd) {
+  if (sig < 0 || sig >= NSIG) return EINVAL;
+  if (target_pidfd < 0) {  // lash
+    if (lash_pidfd >= 0) return syscall(SYS_pidfd_send_signal, lash_pidfd, sig, nullptr, 0) == 0 ? 0 : errno;
+    return kill(lash, sig) == 0 ? 0 : errno;
+  }
+  pid_t pid = pid_of_pidfd(target_pidfd);
+  if (pid <= 0) return ESRCH;
+  if (!in_session(pid, lash)) return EPERM;
+  return syscall(SYS_pidfd_send_signal, target_pidfd, sig, nullptr, 0) == 0 ? 0 : errno;
+}
+
+// One request on the relay socket: {signal} with a pipe to answer on and the target's
+// pidfd (none: lash), by SCM_RIGHTS, since several forks of lash share the socket
+// and each must get its own answer.
+void serve_signal_request(int sock, pid_t lash, int lash_pidfd) {
+  int32_t rq[1] = {0};
+  int fds[2] = {-1, -1};
+  ssize_t n = recv_with_fds(sock, rq, sizeof rq, fds, 2, MSG_DONTWAIT);
+  int reply = fds[0], target = fds[1];
+  if (reply < 0) {
+    if (target >= 0) close(target);
+    return;
+  }
+  int32_t err = n == static_cast<ssize_t>(sizeof rq) ? relay_signal_to(target, rq[0], lash, lash_pidfd) : EINVAL;
   (void)!write(reply, &err, sizeof err);
   close(reply);
+  if (target >= 0) close(target);
 }
 
 bool lash_inside(const std::vector<std::string>& dirs, pid_t lash) {
@@ -179,7 +202,7 @@ void leave_session_cgroups(const std::vector<std::pair<std::string, std::string>
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) break;
     if (fds[1].revents & (POLLHUP | POLLERR | POLLNVAL)) fds[1].fd = -1;  // no fork of lash holds it now
-    else if (fds[1].revents & POLLIN) serve_signal_request(4, lash);
+    else if (fds[1].revents & POLLIN) serve_signal_request(4, lash, pidfd);
     if (fds[0].revents || (pidfd >= 0 && fds[2].revents)) break;
   }
   // EOF with lash alive: lash is exiting (its fds close before it is a zombie: the
@@ -196,7 +219,7 @@ void leave_session_cgroups(const std::vector<std::pair<std::string, std::string>
       continue;
     }
     if (p[1].revents & (POLLHUP | POLLERR | POLLNVAL)) fds[1].fd = -1;
-    else if (p[1].revents & POLLIN) serve_signal_request(4, lash);
+    else if (p[1].revents & POLLIN) serve_signal_request(4, lash, pidfd);
   }
   // No more answers: a request still queued (or sent from now on) gets EOF on its
   // answer pipe, and EPERM, rather than waiting for ever.
@@ -213,11 +236,18 @@ void leave_session_cgroups(const std::vector<std::pair<std::string, std::string>
 
 int relay_signal(int relay, pid_t pid, int sig) {
   if (relay < 0) return EPERM;
+  // The target pinned here, in this fork's numbering; 0 is lash itself.
+  unique_fd target;
+  if (pid != 0) {
+    target.reset(static_cast<int>(syscall(SYS_pidfd_open, pid, 0)));
+    if (!target) return errno;
+  }
   int p[2];
   if (pipe2(p, O_CLOEXEC) != 0) return EPERM;
   unique_fd answer(p[0]), answer_w(p[1]);
-  int32_t rq[2] = {static_cast<int32_t>(pid), static_cast<int32_t>(sig)};
-  ssize_t n = send_with_fd(relay, rq, sizeof rq, answer_w.get());
+  int32_t rq[1] = {static_cast<int32_t>(sig)};
+  int fds[2] = {answer_w.get(), target.get()};
+  ssize_t n = send_with_fds(relay, rq, sizeof rq, fds, target ? 2 : 1);
   answer_w.reset();  // the watchdog holds the only write end now: EOF if it goes away
   if (n != static_cast<ssize_t>(sizeof rq)) return EPERM;
   int32_t err = EPERM;

@@ -20,7 +20,9 @@ struct Watchdog {
 };
 
 // Asks the watchdog over RELAY (Watchdog::relay) to send SIG to PID, which must be
-// lash or a descendant of lash. For lash's own forks under the sandbox, whose kill(2)
+// lash or a descendant of lash. PID is in the caller's numbering (the session's pid
+// namespace, sandbox/ns.h): the caller pins it with a pidfd that goes with the request;
+// 0 names lash itself, which is not in that namespace. For lash's own forks under the sandbox, whose kill(2)
 // Landlock's signal scoping refuses outside their domain: `( sleep 9; kill $$ ) &`
 // and one job signalling another are the script's business. Programs never hold the
 // socket (close-on-exec, above lash's fd 9). Returns 0 or an errno (EPERM when the
