@@ -9,23 +9,51 @@
 #include "base/strutil.h"
 #include "builtins/families.h"
 #include "exec/shell.h"
+#include "exec/signal_gate.h"
+#include "sandbox/launch.h"
+#include "sandbox/ns.h"
 
 namespace lash::builtins {
 using exec::Shell;
 
 namespace {
 
-// A pid, or a job spec of this shell's background jobs: %N (the N-th job started
-// and still known), %% and %+ (the latest), %- (the one before it).
-std::optional<int64_t> job_or_pid(Shell& sh, const std::string& arg) {
-  if (arg.empty() || arg[0] != '%') return str::parse_int(arg);
+// An operand of `wait` or `kill`: a job spec of this shell's background jobs (%N: the
+// N-th job started and still known, %% and %+ the latest, %- the one before it) or a
+// number. Numbers are in the session's numbering (sandbox/ns.h: what `$!` shows); one
+// that names a job (or, negative, a job's process group) resolves to it.
+struct Operand {
+  int64_t value = 0;     // as typed (a job spec: the job's pid as shown)
+  const exec::Job* job = nullptr;
+};
+
+std::optional<Operand> operand(Shell& sh, const std::string& arg) {
   const auto& jobs = sh.jobs;
+  if (arg.empty() || arg[0] != '%') {
+    auto n = str::parse_int(arg);
+    if (!n) return std::nullopt;
+    Operand o{*n, nullptr};
+    int64_t abs = *n < 0 ? -*n : *n;
+    for (auto it = jobs.rbegin(); it != jobs.rend(); ++it)
+      if (it->shown == abs || (it->shown <= 0 && it->pid == abs)) {
+        o.job = &*it;
+        break;
+      }
+    return o;
+  }
   if (jobs.empty()) return std::nullopt;
-  if (arg == "%" || arg == "%%" || arg == "%+") return jobs.back().pid;
-  if (arg == "%-") return jobs.size() >= 2 ? std::optional<int64_t>(jobs[jobs.size() - 2].pid) : std::nullopt;
-  auto n = str::parse_int(arg.substr(1));
-  if (!n || *n < 1 || size_t(*n) > jobs.size()) return std::nullopt;
-  return jobs[size_t(*n) - 1].pid;
+  const exec::Job* j = nullptr;
+  if (arg == "%" || arg == "%%" || arg == "%+") {
+    j = &jobs.back();
+  } else if (arg == "%-") {
+    if (jobs.size() < 2) return std::nullopt;
+    j = &jobs[jobs.size() - 2];
+  } else {
+    auto n = str::parse_int(arg.substr(1));
+    if (!n || *n < 1 || size_t(*n) > jobs.size()) return std::nullopt;
+    j = &jobs[size_t(*n) - 1];
+  }
+  return Operand{j->shown > 0 ? j->shown : j->pid, j};
 }
 
 int bi_wait(Shell& sh, std::vector<std::string>& argv) {
@@ -39,15 +67,12 @@ int bi_wait(Shell& sh, std::vector<std::string>& argv) {
   }
   int st = 0;
   for (size_t i = 1; i < argv.size(); ++i) {
-    auto pid = job_or_pid(sh, argv[i]);
-    if (!pid || *pid <= 0) {
+    auto o = operand(sh, argv[i]);
+    if (!o || o->value <= 0) {
       sh.error("wait: Illegal number: " + argv[i]);
       return 2;
     }
-    bool known = false;
-    for (auto& j : sh.jobs)
-      if (j.pid == pid_t(*pid)) known = true;
-    st = known ? sh.wait_pid(pid_t(*pid), true) : 127;
+    st = o->job ? sh.wait_pid(o->job->pid, true) : 127;
   }
   return st;
 }
@@ -129,20 +154,39 @@ int bi_kill(Shell& sh, std::vector<std::string>& argv) {
   sh.reap_jobs();
   int st = 0;
   for (; i < argv.size(); ++i) {
-    auto pid = job_or_pid(sh, argv[i]);
-    if (!pid) {
+    auto o = operand(sh, argv[i]);
+    if (!o) {
       sh.error("kill: Illegal number: " + argv[i]);
       st = 2;
       continue;
     }
-    int err = ::kill(pid_t(*pid), sig) == 0 ? 0 : errno;
-    // In a subshell under the sandbox, Landlock refuses signals to processes outside
-    // its own domain, lash and the other jobs included: the session relays those, and
-    // only to its own processes.
-    if (err == EPERM && *pid > 0 && sh.relay_signal) err = sh.relay_signal(pid_t(*pid), sig);
+    int err;
+    if (o->job) {
+      // One of this shell's own jobs (lash is its parent and has not reaped it: the
+      // pid is still its own). A job that has ended is gone.
+      pid_t host = o->value < 0 ? -o->job->pid : o->job->pid;
+      err = o->job->done ? ESRCH : ::kill(host, sig) == 0 ? 0 : errno;
+    } else if (!sandbox::running_sandboxed()) {
+      err = exec::signal_not_a_job(sh, o->value, sig, argv[i]);
+      if (err == exec::kSignalRefused) {
+        st = 126;
+        continue;
+      }
+    } else {
+      // A subshell under the sandbox, inside the session's pid namespace when there
+      // is one. lash ($$) is not in it: asked of the watchdog by name, never by a
+      // number that may be another process here.
+      pid_t pid = pid_t(o->value);
+      bool lash = o->value == sh.shell_pid && sandbox::session_namespaces_inherited();
+      err = lash ? EPERM : ::kill(pid, sig) == 0 ? 0 : errno;
+      // Landlock refuses signals to processes outside the subshell's own domain, lash
+      // and the other jobs included: the session relays those, and only to its own
+      // processes.
+      if (err == EPERM && o->value > 0 && sh.relay_signal) err = sh.relay_signal(lash ? 0 : pid, sig);
+    }
     if (err != 0) {
       sh.error("kill: " + argv[i] + ": " + std::strerror(err));
-      st = 1;
+      if (st == 0) st = 1;
     }
   }
   return st;

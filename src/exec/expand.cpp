@@ -322,7 +322,7 @@ class Expander {
         case '$': out = std::to_string(sh_.shell_pid); return true;
         case '!':
           if (sh_.last_bg == 0) return false;
-          out = std::to_string(sh_.last_bg);
+          out = std::to_string(sh_.last_bg_shown);
           return true;
         case '@':
         case '*': {

@@ -16,6 +16,7 @@
 #include "exec/redirect.h"
 #include "exec/shell.h"
 #include "exec/stack_guard.h"
+#include "sandbox/ns.h"
 #include "sandbox/launch.h"
 
 namespace lash::exec {
@@ -297,8 +298,13 @@ int Interp::run_background(Shell& sh, const ast::AndOr& ao) {
   };
   pid_t pid = fork_subshell(sh, setup, [&] { return sh.eval_and_or(ao, true); });
   if (pid < 0) return 2;
-  sh.jobs.push_back(Job{pid, false, 0});
+  // In a session with its own pid namespace the shell speaks its numbering: read
+  // now, while the job cannot have been reaped (one /proc read per background job).
+  pid_t shown = sandbox::session_pid_of(pid);
+  if (shown <= 0) shown = pid;
+  sh.jobs.push_back(Job{pid, false, 0, shown});
   sh.last_bg = pid;
+  sh.last_bg_shown = shown;
   return 0;
 }
 

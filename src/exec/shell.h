@@ -74,9 +74,12 @@ inline constexpr int kMaxCallDepth = 10000;    // function calls, eval, `.` nest
 inline constexpr int kMaxEvalDepth = 100000;   // nested evaluation (the stack guard usually ends it first)
 
 struct Job {
-  pid_t pid = -1;
+  pid_t pid = -1;    // as lash's waitpid knows it (the host's numbering)
   bool done = false;
   int status = 0;
+  // As the session's processes see it: in a session with its own pid namespace
+  // (sandbox/ns.h) what `$!`, `wait` and `kill` speak; else the same as pid.
+  pid_t shown = -1;
 };
 
 class Shell {
@@ -124,7 +127,8 @@ class Shell {
   uint64_t hashed_generation = 0;
   Options opt;
   int status = 0;                         // $?
-  pid_t last_bg = 0;                      // $!
+  pid_t last_bg = 0;                      // the last background job (host pid)
+  pid_t last_bg_shown = 0;                // $!: the same in the session's numbering
   pid_t shell_pid = 0;                    // $$ (the main shell's pid, also in subshells)
   std::vector<Job> jobs;
   std::string traps[NSIG];                // [0] = EXIT; empty = default

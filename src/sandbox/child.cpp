@@ -51,7 +51,12 @@ volatile sig_atomic_t g_broker = 0;
 // setns(CLONE_NEWNS) moves root and cwd to the namespace's root: go back to lash's
 // cwd by name, so relative paths resolve inside the namespace (an fd to the old cwd
 // would keep the child in the host's mounts, beside the read-only binds).
+// The pid namespace needs nothing here: lash's forks are born in it. The IPC
+// namespace is joined (SysV shared memory, semaphores and message queues of the host
+// are then out of reach), then the user namespace where lash did not make its own
+// and is not in it, then the mount namespace.
 bool step_namespaces(const Prepared& p, const char* cwd) {
+  if (p.ipcns.valid() && setns(p.ipcns.get(), CLONE_NEWIPC) != 0) return false;
   if (!p.mntns.valid()) return true;
   if (p.userns.valid() && setns(p.userns.get(), CLONE_NEWUSER) != 0) return false;
   if (setns(p.mntns.get(), CLONE_NEWNS) != 0) return false;

@@ -9,19 +9,27 @@
 namespace lash::sandbox {
 
 ssize_t send_with_fd(int sock, const void* data, size_t len, int fd) {
+  return send_with_fds(sock, data, len, &fd, fd >= 0 ? 1 : 0);
+}
+
+ssize_t send_with_fds(int sock, const void* data, size_t len, const int* fds, int nfds) {
+  if (nfds < 0 || nfds > 2) {
+    errno = EINVAL;
+    return -1;
+  }
   iovec iov{const_cast<void*>(data), len};
   msghdr m{};
   m.msg_iov = &iov;
   m.msg_iovlen = 1;
-  alignas(cmsghdr) char ctl[CMSG_SPACE(sizeof(int))] = {};
-  if (fd >= 0) {
+  alignas(cmsghdr) char ctl[CMSG_SPACE(2 * sizeof(int))] = {};
+  if (nfds > 0) {
     m.msg_control = ctl;
-    m.msg_controllen = sizeof ctl;
+    m.msg_controllen = CMSG_SPACE(nfds * sizeof(int));
     cmsghdr* c = CMSG_FIRSTHDR(&m);
     c->cmsg_level = SOL_SOCKET;
     c->cmsg_type = SCM_RIGHTS;
-    c->cmsg_len = CMSG_LEN(sizeof(int));
-    std::memcpy(CMSG_DATA(c), &fd, sizeof fd);
+    c->cmsg_len = CMSG_LEN(nfds * sizeof(int));
+    std::memcpy(CMSG_DATA(c), fds, nfds * sizeof(int));
   }
   ssize_t n;
   do n = sendmsg(sock, &m, MSG_NOSIGNAL);
@@ -30,22 +38,38 @@ ssize_t send_with_fd(int sock, const void* data, size_t len, int fd) {
 }
 
 ssize_t recv_with_fd(int sock, void* data, size_t len, int* fd, int flags) {
-  *fd = -1;
+  int fds[2] = {-1, -1};
+  ssize_t n = recv_with_fds(sock, data, len, fds, 1, flags);
+  *fd = fds[0];
+  return n;
+}
+
+ssize_t recv_with_fds(int sock, void* data, size_t len, int* fds, int nfds, int flags) {
+  for (int i = 0; i < nfds; ++i) fds[i] = -1;
+  if (nfds < 1 || nfds > 2) {
+    errno = EINVAL;
+    return -1;
+  }
   iovec iov{data, len};
-  alignas(cmsghdr) char ctl[CMSG_SPACE(sizeof(int))] = {};
+  alignas(cmsghdr) char ctl[CMSG_SPACE(2 * sizeof(int))] = {};
   msghdr m{};
   m.msg_iov = &iov;
   m.msg_iovlen = 1;
   m.msg_control = ctl;
-  m.msg_controllen = sizeof ctl;
+  m.msg_controllen = CMSG_SPACE(nfds * sizeof(int));
   ssize_t n = recvmsg(sock, &m, flags | MSG_CMSG_CLOEXEC);
   if (n < 0) return n;
+  // Every descriptor that arrived is taken, so that none leaks; more than asked for
+  // cannot arrive (the control buffer is sized for NFDS: MSG_CTRUNC).
   for (cmsghdr* c = CMSG_FIRSTHDR(&m); c; c = CMSG_NXTHDR(&m, c))
-    if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS && c->cmsg_len == CMSG_LEN(sizeof(int)))
-      std::memcpy(fd, CMSG_DATA(c), sizeof *fd);
+    if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS) {
+      size_t got = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+      for (size_t i = 0; i < got && i < size_t(nfds); ++i)
+        std::memcpy(&fds[i], CMSG_DATA(c) + i * sizeof(int), sizeof(int));
+    }
   if (m.msg_flags & (MSG_TRUNC | MSG_CTRUNC)) {
-    if (*fd >= 0) close(*fd);
-    *fd = -1;
+    for (int i = 0; i < nfds; ++i)
+      if (fds[i] >= 0) close(fds[i]), fds[i] = -1;
     errno = EMSGSIZE;
     return -1;
   }

@@ -1,4 +1,4 @@
-// One message with at most one descriptor attached (SCM_RIGHTS) over a unix socket:
+// One message with at most one (or two) descriptors attached (SCM_RIGHTS) over a unix socket:
 // the fd broker's replies and the watchdog's signal requests.
 #pragma once
 #include <sys/types.h>
@@ -16,5 +16,9 @@ ssize_t send_with_fd(int sock, const void* data, size_t len, int fd);
 // bytes or its descriptors) is -1 with EMSGSIZE and keeps no descriptor. EINTR is
 // returned, not retried: the caller may have a reason to give up.
 ssize_t recv_with_fd(int sock, void* data, size_t len, int* fd, int flags);
+// The same with up to two descriptors (the watchdog's relay: an answer pipe and the
+// target's pidfd). FDS[i] is -1 where none arrived.
+ssize_t send_with_fds(int sock, const void* data, size_t len, const int* fds, int nfds);
+ssize_t recv_with_fds(int sock, void* data, size_t len, int* fds, int nfds, int flags);
 
 }  // namespace lash::sandbox

@@ -5,6 +5,8 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <sched.h>
+#include <poll.h>
+#include <signal.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
@@ -22,6 +24,20 @@
 
 namespace lash::sandbox {
 namespace {
+
+// The session's pid and IPC namespaces: process state of the lash that made them (its
+// pid_for_children), so kept once per process rather than per Prepared.
+struct PidNsState {
+  bool tried = false;
+  bool own_user = false;  // lash made (and is in) the session's user namespace
+  pid_t owner = -1;       // the lash process whose pid_for_children it is
+  pid_t init = -1;        // host pid of the namespace's init, a child of lash
+  SessionNamespaceFds fds;
+};
+PidNsState g_pidns;
+
+// Forks of lash made from here on are born in the session's pid namespace.
+bool pidns_made() { return g_pidns.tried && g_pidns.init >= 0; }
 
 bool write_proc(const char* path, const char* text) {
   int fd = open(path, O_WRONLY | O_CLOEXEC);
@@ -66,12 +82,17 @@ int set_tree_read_only(const char* path) {
   return 0;
 }
 
-int setup_in_helper(uid_t uid, gid_t gid, const NamespaceSpec& spec, const std::vector<std::string>& paths) {
-  if (uid != 0) {
-    // lash is non-dumpable, which makes /proc/self/*_map root-owned: this helper
-    // becomes dumpable to write its maps. Sandboxed processes still cannot reach it
-    // (Landlock refuses ptrace access to processes outside their domain).
-    if (prctl(PR_SET_DUMPABLE, 1, 0, 0, 0) != 0) return errno;
+int setup_in_helper(uid_t uid, gid_t gid, const NamespaceSpec& spec, const std::vector<std::string>& paths,
+                    bool init) {
+  // The session's init makes the IPC namespace too (children join it with setns).
+  int ipc = init ? CLONE_NEWIPC : 0;
+  // lash is non-dumpable, which makes /proc/self/*_map root-owned and /proc/PID/ns/*
+  // unreachable for an unprivileged lash: this helper becomes dumpable to write its
+  // maps and let lash open its namespaces. Sandboxed processes still cannot reach it
+  // (Landlock refuses ptrace access to processes outside their domain, and the
+  // session's /proc is hidepid=ptraceable).
+  if (uid != 0 && prctl(PR_SET_DUMPABLE, 1, 0, 0, 0) != 0) return errno;
+  if (uid != 0 && !g_pidns.own_user) {
     if (unshare(CLONE_NEWUSER | CLONE_NEWNS) != 0) return errno;
     char map[64];
     snprintf(map, sizeof map, "%u %u 1\n", uid, uid);
@@ -79,7 +100,7 @@ int setup_in_helper(uid_t uid, gid_t gid, const NamespaceSpec& spec, const std::
     if (!write_proc("/proc/self/setgroups", "deny\n")) return errno ? errno : EPERM;
     snprintf(map, sizeof map, "%u %u 1\n", gid, gid);
     if (!write_proc("/proc/self/gid_map", map)) return errno ? errno : EPERM;
-  } else if (unshare(CLONE_NEWNS) != 0) {
+  } else if (unshare(CLONE_NEWNS | ipc) != 0) {  // root, or inside lash's own user namespace
     return errno;
   }
   // Our binds must not propagate back to the host; host mounts still arrive.
@@ -113,10 +134,32 @@ int setup_in_helper(uid_t uid, gid_t gid, const NamespaceSpec& spec, const std::
   // A socket that vanished since it was listed is fine; any other failure is not.
   for (const std::string& p : spec.mask)
     if (mount("/dev/null", p.c_str(), nullptr, MS_BIND, nullptr) != 0 && errno != ENOENT) return errno;
-  if (spec.private_proc && uid == 0 &&
+  // In the session's pid namespace (this helper was forked into it) a new proc shows
+  // only the session's processes; without one (root only) the host's. hidepid=
+  // ptraceable also hides, from a sandboxed process, every process outside its own
+  // Landlock domain: the init (a copy of lash) and, without a pid namespace, the host's.
+  if (spec.private_proc && (pidns_made() || uid == 0) &&
       mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, "hidepid=ptraceable") != 0)
     return errno;
   return 0;
+}
+
+// The session's init: reaps what is orphaned in the namespace (SIGCHLD ignored with
+// SA_NOCLDWAIT: the kernel reaps for it) and otherwise waits to be killed, by lash at
+// session end or by the kernel when lash dies. It keeps no fd: a pipe end held here
+// would keep a reader of the script waiting.
+[[noreturn]] void init_main() {
+  struct sigaction sa {};
+  sa.sa_handler = SIG_IGN;
+  sa.sa_flags = SA_NOCLDWAIT;
+  sigemptyset(&sa.sa_mask);
+  (void)sigaction(SIGCHLD, &sa, nullptr);
+  (void)syscall(SYS_close_range, 0U, ~0U, 0U);
+  prctl(PR_SET_NAME, "lash-init", 0, 0, 0);
+  sigset_t none;
+  sigemptyset(&none);
+  sigprocmask(SIG_SETMASK, &none, nullptr);
+  for (;;) pause();
 }
 
 void collect_sockets(const std::string& dir, int depth, const std::vector<std::string>& keep,
@@ -240,14 +283,33 @@ Result<NamespaceHelper> start_session_namespace(const NamespaceSpec& spec_in, co
       h.quarantine.push_back(redirect);
   }
   h.uid = geteuid();
-  spec.private_proc = spec_in.private_proc && h.uid == 0;
-  h.private_proc = spec.private_proc;
+  // Whether a new /proc can be had is known once lash entered the pid namespace or
+  // not (spawn_namespace_helper); here only whether one is wanted.
+  spec.private_proc = spec_in.private_proc;
   if (h.present.empty() && spec.pin.empty() && spec.noexec.empty() && spec.mask.empty() && !spec.find_masks &&
       !spec.read_only_root && !spec.private_proc)
     return h;  // nothing to do: pid stays -1
-  if (h.uid != 0 && !caps.user_namespaces)
+  if (h.uid != 0 && !caps.user_namespaces && !g_pidns.own_user)
     return Error{kNeedsUserNamespace, "", EPERM, {}};
+  h.spec = std::move(spec);
+  h.planned = true;
+  return h;
+}
 
+Result<void> spawn_namespace_helper(NamespaceHelper& h, int close_in_child) {
+  if (!h.planned) return {};
+  h.planned = false;
+  NamespaceSpec& spec = h.spec;
+  // A new /proc needs root, or the session's pid namespace (a proc instance of one's
+  // own pid namespace may be mounted inside its user namespace).
+  spec.private_proc = spec.private_proc && (h.uid == 0 || pidns_made());
+  h.private_proc = spec.private_proc;
+  // The first process forked after enter_session_pid_namespace() is pid 1 there: it
+  // stays as the namespace's init. lash's pidfd tells it whether lash died before its
+  // PR_SET_PDEATHSIG took effect.
+  bool want_init = g_pidns.owner == getpid() && g_pidns.init == 0;
+  unique_fd lash_pidfd;
+  if (want_init) lash_pidfd.reset(static_cast<int>(syscall(SYS_pidfd_open, getpid(), 0)));
   int ready[2], done[2];
   if (pipe2(ready, O_CLOEXEC) != 0) return sys_error("cannot create a pipe", "", errno);
   if (pipe2(done, O_CLOEXEC) != 0) {
@@ -261,21 +323,45 @@ Result<NamespaceHelper> start_session_namespace(const NamespaceSpec& spec_in, co
   if (pid == 0) {
     ready_r.reset();
     done_w.reset();  // or the read below would never see EOF
+    if (close_in_child >= 0) close(close_in_child);
+    bool init = want_init && getpid() == 1;
+    if (init) {
+      // When lash dies, SIGKILL included, this init dies, and with it (the kernel
+      // kills a pid namespace whose init exits) every process of the session.
+      if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0) _exit(1);
+      struct pollfd gone = {lash_pidfd.get(), POLLIN, 0};
+      if (lash_pidfd && poll(&gone, 1, 0) != 0) _exit(1);  // lash already exited
+      lash_pidfd.reset();
+      (void)setsid();  // off the terminal: its signals are not for the session's init
+    }
     if (spec.find_masks)  // as lash, before any namespace: the host's view
       for (auto& s : find_unix_sockets(spec.mask_keep)) spec.mask.push_back(std::move(s));
-    int err = setup_in_helper(h.uid, getegid(), spec, h.present);
+    int err = setup_in_helper(h.uid, getegid(), spec, h.present, init);
     (void)!write(ready_w.get(), &err, sizeof err);
-    char c;
-    (void)!read(done_r.get(), &c, 1);  // hold the namespaces until lash has opened them
-    _exit(0);
+    if (!init) {
+      char c;
+      (void)!read(done_r.get(), &c, 1);  // hold the namespaces until lash has opened them
+      _exit(0);
+    }
+    if (err != 0) _exit(1);
+    init_main();
   }
+  lash_pidfd.reset();
+  if (want_init) g_pidns.init = pid;
+  h.init = want_init;
   h.pid = pid;
   h.ready = std::move(ready_r);
   h.done = std::move(done_w);
-  return h;
+  return {};
 }
 
 void reap_namespace_helper(NamespaceHelper& h) {
+  if (h.init) {  // the session's init stays while lash lives (ns.h)
+    h.ready.reset();
+    h.done.reset();
+    h.pid = -1;
+    return;
+  }
   if (h.pid < 0) return;
   h.ready.reset();
   h.done.reset();  // if finish_session_namespace() did not run: the helper exits now
@@ -296,19 +382,32 @@ Result<SessionNamespaces> finish_session_namespace(NamespaceHelper& h, bool reap
   bool ok = n == static_cast<ssize_t>(sizeof err) && err == 0;
   if (ok) {
     std::string base = "/proc/" + std::to_string(h.pid) + "/ns/";
-    if (h.uid != 0) out.user.reset(open((base + "user").c_str(), O_RDONLY | O_CLOEXEC));
+    if (h.uid != 0 && !g_pidns.own_user) out.user.reset(open((base + "user").c_str(), O_RDONLY | O_CLOEXEC));
     out.mnt.reset(open((base + "mnt").c_str(), O_RDONLY | O_CLOEXEC));
     // The private /proc is a new superblock: a Landlock rule made on the host's /proc
     // would not cover it, so its root is opened through the helper's view.
     if (h.private_proc)
       out.proc.reset(open(("/proc/" + std::to_string(h.pid) + "/root/proc").c_str(), O_PATH | O_CLOEXEC | O_DIRECTORY));
-    if (!out.mnt || (h.uid != 0 && !out.user) || (h.private_proc && !out.proc)) {
+    if (!out.mnt || (h.uid != 0 && !g_pidns.own_user && !out.user) || (h.private_proc && !out.proc)) {
       ok = false;
       err = errno;
     }
+    if (ok && h.init) {
+      g_pidns.fds.ipc.reset(open((base + "ipc").c_str(), O_RDONLY | O_CLOEXEC));
+      g_pidns.fds.pid.reset(open("/proc/self/ns/pid_for_children", O_RDONLY | O_CLOEXEC));
+      if (out.proc) g_pidns.fds.proc.reset(fcntl(out.proc.get(), F_DUPFD_CLOEXEC, 3));
+      if (!g_pidns.fds.ipc || !g_pidns.fds.pid || (out.proc && !g_pidns.fds.proc)) {
+        ok = false;
+        err = errno;
+      }
+    }
   }
   h.ready.reset();
-  h.done.reset();  // the helper exits
+  h.done.reset();  // the helper exits (the init stays)
+  if (!ok && h.init) {  // no usable namespace: its init goes, and with it anything forked since
+    kill(h.pid, SIGKILL);
+    g_pidns.init = -1;
+  }
   if (reap || !ok) reap_namespace_helper(h);
   if (!ok) return sys_error("cannot set up the session mount namespace", "", err);
   out.protected_paths = h.present;
@@ -318,7 +417,117 @@ Result<SessionNamespaces> finish_session_namespace(NamespaceHelper& h, bool reap
 Result<SessionNamespaces> make_session_namespace(const NamespaceSpec& spec, const Capabilities& caps) {
   auto h = start_session_namespace(spec, caps);
   if (!h) return h.error();
+  if (auto r = spawn_namespace_helper(h.value(), -1); !r) return r.error();
   return finish_session_namespace(h.value());
 }
+
+namespace {
+bool g_pidns_enabled = true;
+}  // namespace
+
+void set_session_pid_namespace(bool on) { g_pidns_enabled = on; }
+bool session_pid_namespace_enabled() { return g_pidns_enabled; }
+
+Result<void> enter_session_pid_namespace(const Capabilities& caps) {
+  if (!g_pidns_enabled) return Error{"turned off in this process (a test of the other layers)", "", 0, {}};
+  if (g_pidns.tried && g_pidns.owner == getpid()) return {};
+  g_pidns = PidNsState{};
+  g_pidns.tried = true;
+  g_pidns.owner = getpid();
+  uid_t uid = geteuid();
+  gid_t gid = getegid();
+  if (uid != 0) {
+    if (!caps.user_namespaces) return Error{kNeedsUserNamespace, "", EPERM, {}};
+    // lash itself enters a new user namespace mapping only its own uid and gid, so
+    // that it may make the pid namespace its children are born in (see ns.h for what
+    // this changes for lash). Its maps are written while it is dumpable: the files
+    // of a non-dumpable process belong to root.
+    int was_dumpable = prctl(PR_GET_DUMPABLE, 0, 0, 0, 0);
+    if (was_dumpable < 0 || prctl(PR_SET_DUMPABLE, 1, 0, 0, 0) != 0)
+      return sys_error("cannot make the session's user namespace", "", errno);
+    if (unshare(CLONE_NEWUSER) != 0) {
+      int e = errno;
+      (void)prctl(PR_SET_DUMPABLE, was_dumpable, 0, 0, 0);
+      return sys_error("cannot make the session's user namespace", "", e);
+    }
+    char map[64];
+    snprintf(map, sizeof map, "%u %u 1\n", uid, uid);
+    bool ok = write_proc("/proc/self/uid_map", map) && write_proc("/proc/self/setgroups", "deny\n");
+    snprintf(map, sizeof map, "%u %u 1\n", gid, gid);
+    ok = ok && write_proc("/proc/self/gid_map", map);
+    int e = errno;
+    if (prctl(PR_SET_DUMPABLE, was_dumpable, 0, 0, 0) != 0 && ok) {
+      ok = false;
+      e = errno;
+    }
+    // Half made (no map): lash could not go on as itself. Nothing may run.
+    if (!ok) {
+      write_proc("/proc/self/comm", "lash-broken");
+      return Error{"cannot map lash's uid in the session's user namespace", "", e ? e : EPERM, {}};
+    }
+    g_pidns.own_user = true;
+  }
+  if (unshare(CLONE_NEWPID) != 0) return sys_error("cannot make the session's pid namespace", "", errno);
+  g_pidns.init = 0;  // made; its init is the next helper lash forks
+  return {};
+}
+
+const SessionNamespaceFds* session_namespaces() {
+  return g_pidns.init > 0 && g_pidns.fds.pid ? &g_pidns.fds : nullptr;
+}
+
+bool in_own_user_namespace() { return g_pidns.own_user; }
+
+bool session_namespaces_inherited() { return g_pidns.init > 0; }
+
+bool translates_pids() { return g_pidns.init > 0 && g_pidns.owner == getpid(); }
+
+pid_t session_pid_of(pid_t host_pid) {
+  if (!translates_pids() || host_pid <= 0) return host_pid;
+  char path[64];
+  snprintf(path, sizeof path, "/proc/%d/status", static_cast<int>(host_pid));
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return -1;
+  char buf[4096];
+  ssize_t n;
+  do n = read(fd, buf, sizeof buf - 1);
+  while (n < 0 && errno == EINTR);
+  close(fd);
+  if (n <= 0) return -1;
+  buf[n] = '\0';
+  // "NSpid:\t1234\t7": the host's number first, the innermost namespace's last.
+  const char* line = strstr(buf, "\nNSpid:");
+  if (!line) return -1;
+  const char* end = strchr(line + 1, '\n');
+  const char* last = nullptr;
+  for (const char* c = line + 7; c < (end ? end : buf + n); ++c)
+    if (*c == '\t' || *c == ' ') last = c + 1;
+  if (!last) return -1;
+  long v = strtol(last, nullptr, 10);
+  return v > 0 ? static_cast<pid_t>(v) : -1;
+}
+
+void end_session_processes() {
+  if (g_pidns.owner != getpid() || g_pidns.init <= 0) return;
+  // kill(-1) from inside the namespace reaches every process there but its init (and
+  // the sender): setsid, nohup and double forks included. Sent from a fork of lash,
+  // which is born inside; lash itself is outside. The init stays, so that a later
+  // profile (or a test) may use the namespace again; it dies with lash (PDEATHSIG).
+  pid_t child = fork();
+  if (child < 0) {  // cannot fork: end the namespace itself (the init's death kills all)
+    kill(g_pidns.init, SIGKILL);
+    g_pidns.init = -1;
+    return;
+  }
+  if (child == 0) {
+    for (int i = 0; i < 2; ++i) kill(-1, SIGKILL);
+    _exit(0);
+  }
+  int ws;
+  while (waitpid(child, &ws, 0) < 0 && errno == EINTR) {
+  }
+}
+
+pid_t session_init_pid() { return g_pidns.owner == getpid() ? g_pidns.init : -1; }
 
 }  // namespace lash::sandbox

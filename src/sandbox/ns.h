@@ -10,14 +10,33 @@
 //    their parent directories (.git) are bound onto themselves, read-write: a mount
 //    point cannot be renamed or removed, so .git cannot be swapped for a new one;
 //  - /dev/null over pathname unix sockets outside the grants (Landlock < ABI 9);
-//  - for a root session, a private /proc mounted hidepid=ptraceable: a sandboxed
-//    process sees only the processes of its own Landlock domain (hidepid asks the
-//    ptrace check, which Landlock refuses across domains), not lash or the host's.
-//    Not hidepid=invisible: that lets members of the gid= group (0 by default, so
-//    every root process) see everything.
-// Unprivileged lash needs a user namespace for this (mapping only its own uid), and
-// cannot mount a proc instance for the host's pid namespace; root uses a plain
-// mount namespace.
+//  - a /proc of the session's pid namespace (below), which shows only the session's
+//    processes. Where no pid namespace could be made, a root session still gets a
+//    private /proc mounted hidepid=ptraceable (a sandboxed process then sees only the
+//    processes of its own Landlock domain; not hidepid=invisible, which lets members
+//    of the gid= group, 0 by default, see everything).
+// Unprivileged lash needs a user namespace for this (mapping only its own uid); root
+// uses a plain mount namespace.
+//
+// The session's pid and IPC namespaces (issue 18). lash stays the parent of every
+// process it starts; it only changes its pid_for_children:
+//  - not root: lash itself unshares a user namespace mapping only its own uid and gid
+//    (so it holds capabilities inside it, over nothing of the host's), then
+//  - unshare(CLONE_NEWPID): lash stays in the host's pid namespace, its forks from
+//    then on are born in the new one.
+// The first helper forked after that (the mount namespace's, above) is pid 1 there
+// and stays as the namespace's init: it makes the IPC namespace, mounts the session's
+// /proc, ignores SIGCHLD (the kernel reaps orphans for it) and has
+// PR_SET_PDEATHSIG(SIGKILL), so when lash dies, SIGKILL included, the kernel kills
+// the init and with it every process of the namespace (setsid, nohup and double
+// forks included). At session end lash kills every process of the namespace
+// but the init (end_session_processes); the init goes when lash exits.
+// What lash's own user namespace changes for lash: files of users and groups other
+// than its own show as owned by the overflow ids (nobody/nogroup) in stat(), and
+// getgroups() shows its other groups as the overflow gid; the kernel's access checks
+// still use the real ids, so lash may open exactly what it could before. Its
+// capabilities there reach only objects owned by that namespace (the session's mount
+// and IPC namespaces), none of the host's.
 #pragma once
 #include <sys/types.h>
 
@@ -69,6 +88,9 @@ struct NamespaceHelper {
   uid_t uid = 0;
   bool private_proc = false;
   std::vector<std::string> present, missing;  // protect paths that exist / do not
+  NamespaceSpec spec;           // what spawn_namespace_helper() sets up
+  bool planned = false;         // start_session_namespace() done, not yet spawned
+  bool init = false;            // this helper is the session pid namespace's init
   // Protected paths absent at start whose directory exists, and .git/commondir
   // beside them: one planted during the session would be run (hooks) or followed
   // (commondir: hooks and config elsewhere) by a later git outside the sandbox, and a
@@ -76,7 +98,13 @@ struct NamespaceHelper {
   // so they are quarantined at session end instead (watchdog.h).
   std::vector<std::string> quarantine;
 };
+// Works out the helper's task (which protect paths exist, what to quarantine) without
+// forking it: the watchdog is forked in between, outside the session's pid namespace.
 Result<NamespaceHelper> start_session_namespace(const NamespaceSpec& spec, const Capabilities& caps);
+// Forks the helper planned by start_session_namespace(); does nothing for a helper
+// that had nothing to do. CLOSE_IN_CHILD (or -1): an fd of lash the helper must not
+// hold (the watchdog's `go` pipe).
+Result<void> spawn_namespace_helper(NamespaceHelper& helper, int close_in_child);
 // Takes the namespaces and lets the helper exit. With REAP = false the helper is not
 // waited for here: tearing down its copy of lash takes a few hundred microseconds,
 // which lash spends on the ruleset meanwhile; reap_namespace_helper() collects it.
@@ -87,6 +115,45 @@ void reap_namespace_helper(NamespaceHelper& helper);
 // protect binds, masks, private /proc, in that order. Protect paths that do not exist
 // are listed in `missing`, not created. Must be called before lash starts threads.
 Result<SessionNamespaces> make_session_namespace(const NamespaceSpec& spec, const Capabilities& caps);
+
+// The namespaces every process of the session shares, made once per lash process and
+// kept beside the per-profile mount namespace. Kept general: a network namespace
+// holder would add its fd here.
+struct SessionNamespaceFds {
+  unique_fd pid;    // lash's pid_for_children
+  unique_fd ipc;    // children setns() into it
+  unique_fd proc;   // O_PATH of that pid namespace's /proc (in the first session mount ns)
+};
+// lash (single-threaded, before the first helper fork): a user namespace of its own
+// (not root) and unshare(CLONE_NEWPID). Once per process; the next helper forked is
+// the namespace's init. On failure nothing of lash changed, except that a user
+// namespace whose maps could not be written leaves lash unable to go on as itself
+// (said in the error; the session then refuses the profile's commands).
+Result<void> enter_session_pid_namespace(const Capabilities& caps);
+// Tests of the other layers, whose twins must run in the host's pid namespace from
+// the same process, turn it off (a test of the namespace itself prepares in a fork).
+void set_session_pid_namespace(bool on);
+bool session_pid_namespace_enabled();
+// The namespaces once their init runs; null before, or when none could be made.
+const SessionNamespaceFds* session_namespaces();
+// lash is inside a user namespace it made itself (children do not join another).
+bool in_own_user_namespace();
+// True in the lash whose children are born in the session's pid namespace, while
+// its own pid namespace is the host's: it speaks the session's numbering to the user
+// and keeps the host's for waitpid. False in its forks (they are inside already).
+bool translates_pids();
+// True in lash and its forks once the session's pid namespace exists (a fork of lash
+// is inside it, lash itself is not).
+bool session_namespaces_inherited();
+// HOST_PID as the session's processes see it (NSpid in /proc/PID/status); HOST_PID
+// itself where nothing is translated; -1 when the process is gone.
+pid_t session_pid_of(pid_t host_pid);
+// The init's host pid in the lash that made it, else -1 (lash's job code skips it).
+pid_t session_init_pid();
+// Kills every process of the session's pid namespace but its init (which dies with
+// lash). Only in the process that made it; lash's children killed are left for its
+// usual waitpid.
+void end_session_processes();
 
 // Pathname unix sockets not beneath any of KEEP: every one bound in this network
 // namespace (/proc/net/unix), and those found in the usual places (/run, /var/run and

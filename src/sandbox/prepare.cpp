@@ -4,6 +4,7 @@
 #include <poll.h>
 #include <stdlib.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -108,23 +109,26 @@ Result<void> prepare_seccomp(Prepared& p, const SandboxPlan& plan, const Capabil
 // depend on the exec closure, except that sockets inside the closure's runtime
 // directories (/usr/lib/NAME) are masked too, which only fails closed.
 void start_namespace(Prepared& p, const SandboxPlan& plan, const Capabilities& caps) {
-  if (p.ns_started || !plan.restrict_fs) return;
+  bool pidns = session_init_pid() >= 0;  // made (init may still be to come)
+  if (p.ns_started || (!plan.restrict_fs && !pidns)) return;
   p.ns_started = true;
   NamespaceSpec spec;
-  spec.read_only_root = true;
-  for (const PathRule& r : plan.paths)
-    if ((r.rights & rights::write) && r.origin != "baseline") spec.writable.push_back(r.path);
-  spec.noexec = plan.noexec;
-  spec.protect = plan.protect;
-  if (plan.mask_unix_sockets && caps.landlock_abi < 9) {
-    spec.find_masks = true;  // by the helper (ns.h)
-    for (const PathRule& r : plan.paths)  // sockets inside the profile's own grants stay usable
-      if (r.origin != "baseline" && !r.file) spec.mask_keep.push_back(r.path);
-    p.ns_masks = true;
-    p.mask_keep = spec.mask_keep;
+  if (plan.restrict_fs) {
+    spec.read_only_root = true;
+    for (const PathRule& r : plan.paths)
+      if ((r.rights & rights::write) && r.origin != "baseline") spec.writable.push_back(r.path);
+    spec.noexec = plan.noexec;
+    spec.protect = plan.protect;
+    if (plan.mask_unix_sockets && caps.landlock_abi < 9) {
+      spec.find_masks = true;  // by the helper (ns.h)
+      for (const PathRule& r : plan.paths)  // sockets inside the profile's own grants stay usable
+        if (r.origin != "baseline" && !r.file) spec.mask_keep.push_back(r.path);
+      p.ns_masks = true;
+      p.mask_keep = spec.mask_keep;
+    }
+    p.ns_required = !spec.protect.empty() || !spec.noexec.empty();
   }
-  spec.private_proc = geteuid() == 0;
-  p.ns_required = !spec.protect.empty() || !spec.noexec.empty();
+  spec.private_proc = true;  // root, or the session's pid namespace (ns.cpp decides)
   auto h = start_session_namespace(spec, caps);
   if (h)
     p.ns_helper = std::move(h.value());
@@ -132,9 +136,20 @@ void start_namespace(Prepared& p, const SandboxPlan& plan, const Capabilities& c
     p.ns_start_error = h.error();
 }
 
+// Forks the helper start_namespace() planned (in the session's pid namespace when
+// there is one: the first becomes its init).
+void spawn_namespace(Prepared& p) {
+  if (p.ns_start_error) return;
+  if (auto r = spawn_namespace_helper(p.ns_helper, p.watchdog_go ? p.watchdog_go.get() : -1); !r)
+    p.ns_start_error = r.error();
+}
+
 Result<void> finish_namespace(Prepared& p, const SandboxPlan& plan, const Capabilities& caps, unique_fd& proc) {
-  start_namespace(p, plan, caps);  // when nothing began it
-  if (!plan.restrict_fs) return {};
+  if (!p.ns_started) {  // when nothing began it
+    start_namespace(p, plan, caps);
+    spawn_namespace(p);
+  }
+  if (!p.ns_started) return {};
   Result<SessionNamespaces> ns = p.ns_start_error ? Result<SessionNamespaces>(*p.ns_start_error)
                                                   : finish_session_namespace(p.ns_helper, /*reap=*/false);
   p.ns_start_error.reset();
@@ -151,6 +166,8 @@ Result<void> finish_namespace(Prepared& p, const SandboxPlan& plan, const Capabi
   }
   p.userns = std::move(ns->user);
   p.mntns = std::move(ns->mnt);
+  if (const SessionNamespaceFds* sn = session_namespaces(); sn && sn->ipc)
+    p.ipcns.reset(fcntl(sn->ipc.get(), F_DUPFD_CLOEXEC, 3));
   p.quarantine = p.ns_helper.quarantine;
   proc = std::move(ns->proc);
   // Protected paths missing at start are quarantined if the session makes them
@@ -172,6 +189,7 @@ Result<void> move_self_by_thread(const std::string& dir) {
 
 // The watchdog's answer: 0 once lash is in every session cgroup, else an errno.
 Result<void> finish_join(Prepared& p) {
+  p.watchdog_go.reset();  // the watchdog waits for it before it answers
   if (!p.join_pending) return {};
   int err = EPROTO;
   ssize_t n;
@@ -237,6 +255,39 @@ Result<void> check_plan(const SandboxPlan& plan, const Capabilities& caps) {
   return {};
 }
 
+namespace {
+// The session's pid and IPC namespaces (ns.h), for every sandboxed session. Where they
+// cannot be made, a session cgroup still ends every process of the session; with
+// neither, processes could outlive the session and reach others by pid: refused
+// under `enforce`, said once under `warn`.
+Result<void> enter_pid_namespace(Prepared& p, const SandboxPlan& plan, const Capabilities& caps) {
+  if (!session_pid_namespace_enabled()) return {};  // tests of the other layers (ns.h)
+  auto r = enter_session_pid_namespace(caps);
+  if (r) {
+    // The namespace ends every process of the session and hides the host's: what
+    // the cgroup notes say is missing is covered (RLIMIT_NPROC, in lash's own user
+    // namespace, counts the session's processes only: prepare()).
+    for (std::string& n : p.notes) {
+      if (n.rfind("no writable cgroup v2", 0) == 0)
+        n.clear();
+      else if (n.rfind("no pids controller", 0) == 0 && in_own_user_namespace())
+        n = "no pids controller: max_processes is RLIMIT_NPROC in the session's own user namespace, "
+            "where it counts the session's processes only, the shell's own forks included";
+    }
+    std::erase_if(p.notes, [](const std::string& n) { return n.empty(); });
+    return {};
+  }
+  std::string why = "no pid namespace for the session (" + r.error().message() + ")";
+  if (p.cgroup_dirs.empty() && plan.fs_enforcement == Enforcement::enforce)
+    return Error{why + " and no writable cgroup: the session's processes could outlive it and reach "
+                       "processes outside by pid", "", r.error().err, {}};
+  p.notes.push_back(why + (p.cgroup_dirs.empty() ? " and no writable cgroup: processes may outlive the session "
+                                                   "(enforcement = warn)"
+                                                 : ": processes outside the session can be reached by pid"));
+  return {};
+}
+}  // namespace
+
 Result<void> begin_prepare(Prepared& p, const SandboxPlan& plan, const Capabilities& caps) {
   if (p.begun || plan.empty()) return {};
   if (auto r = check_plan(plan, caps); !r) return r;
@@ -255,24 +306,38 @@ Result<void> begin_prepare(Prepared& p, const SandboxPlan& plan, const Capabilit
   p.cgroup_dirs = cg->dirs();
   p.pids_limited = cg->pids_limited;
   for (auto& n : cg->notes) p.notes.push_back(std::move(n));
-  // The namespace helper works while lash computes the closure. Forked before the
-  // watchdog starts moving lash: a pending cgroup migration blocks every fork.
+  // The namespace helper works while lash computes the closure. Its task is worked
+  // out first (the watchdog needs the paths to quarantine); the watchdog is forked
+  // before lash enters the session's pid namespace (it must stay outside, to clean up
+  // after the session and see lash), and moves lash into the v2 cgroup only once the
+  // helper is forked: a pending cgroup migration blocks every fork.
   start_namespace(p, plan, caps);
-  if (p.cgroup_dirs.empty() && p.tmpdir.empty() && p.ns_helper.quarantine.empty()) return {};
-  std::vector<std::string> v2;
-  if (!cg->v2_dir.empty()) v2.push_back(cg->v2_dir);
-  WatchdogSpec ws{p.cgroup_dirs, p.tmpdir, v2, p.ns_helper.quarantine, {}};
-  if (!caps.cgroup2_mount.empty()) ws.hierarchies.push_back({"", caps.cgroup2_mount});
-  if (!caps.v1_pids.mount.empty()) ws.hierarchies.push_back({"pids", caps.v1_pids.mount});
-  if (!caps.v1_memory.mount.empty()) ws.hierarchies.push_back({"memory", caps.v1_memory.mount});
-  auto w = start_watchdog(std::move(ws));
-  if (!w) {
-    kill_all(p);
-    return w.error();
+  bool want_watchdog = !p.cgroup_dirs.empty() || !p.tmpdir.empty() || !p.ns_helper.quarantine.empty();
+  if (want_watchdog) {
+    std::vector<std::string> v2;
+    if (!cg->v2_dir.empty()) v2.push_back(cg->v2_dir);
+    WatchdogSpec ws{p.cgroup_dirs, p.tmpdir, v2, p.ns_helper.quarantine, {}};
+    if (!caps.cgroup2_mount.empty()) ws.hierarchies.push_back({"", caps.cgroup2_mount});
+    if (!caps.v1_pids.mount.empty()) ws.hierarchies.push_back({"pids", caps.v1_pids.mount});
+    if (!caps.v1_memory.mount.empty()) ws.hierarchies.push_back({"memory", caps.v1_memory.mount});
+    auto w = start_watchdog(std::move(ws));
+    if (!w) {
+      kill_all(p);
+      return w.error();
+    }
+    p.watchdog = std::move(w->pipe);
+    p.join_pending = std::move(w->joined);
+    p.signal_relay = std::move(w->relay);
+    p.watchdog_go = std::move(w->go);
   }
-  p.watchdog = std::move(w->pipe);
-  p.join_pending = std::move(w->joined);
-  p.signal_relay = std::move(w->relay);
+  if (auto r = enter_pid_namespace(p, plan, caps); !r) {
+    kill_all(p);
+    return r.error();
+  }
+  if (!p.ns_started) start_namespace(p, plan, caps);  // now wanted for the session's /proc
+  spawn_namespace(p);
+  p.watchdog_go.reset();  // the watchdog may move lash now (EOF is its signal)
+  if (!want_watchdog) return {};
   // v1 (hybrid hosts): a thread moving itself ("0" to `tasks`) skips the lock that
   // costs the grace period, and lash is single-threaded, so this is cheap and done
   // here, after the watchdog was forked outside. cgroup v2 has no such path for a
@@ -325,6 +390,17 @@ Result<Prepared> prepare(const SandboxPlan& plan, const Capabilities& caps, Prep
   add_rlimit(p, RLIMIT_FSIZE, plan.limits.file_size);
   add_rlimit(p, RLIMIT_NOFILE, plan.limits.open_files);
   if (!p.pids_limited) add_rlimit(p, RLIMIT_NPROC, plan.limits.processes);
+  // In lash's own user namespace RLIMIT_NPROC counts per (namespace, uid): only the
+  // session's processes. On lash itself (soft; the hard limit stays for a later
+  // profile) it also binds the shell's own forks, `while :; do sleep 9 & done`.
+  if (!p.pids_limited && plan.limits.processes && in_own_user_namespace()) {
+    struct rlimit cur {};
+    if (getrlimit(RLIMIT_NPROC, &cur) != 0) return cleanup_on_error(sys_error("cannot limit lash itself", "", errno));
+    rlim_t v = static_cast<rlim_t>(plan.limits.processes);
+    struct rlimit lim {cur.rlim_max == RLIM_INFINITY || v < cur.rlim_max ? v : cur.rlim_max, cur.rlim_max};
+    if (setrlimit(RLIMIT_NPROC, &lim) != 0)
+      return cleanup_on_error(sys_error("cannot limit lash itself", "", errno));
+  }
 
   for (const PathRule& r : plan.paths)
     if (r.origin == "baseline" && (r.rights & rights::write) && r.path.compare(0, 5, "/dev/") == 0 &&
@@ -344,6 +420,7 @@ Result<Prepared> prepare(const SandboxPlan& plan, const Capabilities& caps, Prep
 }
 
 std::vector<std::string> kill_all(Prepared& p) {
+  p.watchdog_go.reset();
   reap_namespace_helper(p.ns_helper);
   // A v2 move still in flight (hybrid hosts, prepare() did not wait) may land at any
   // moment: then no cgroup is killed as a whole, every other pid is (the v1 cgroups

@@ -26,6 +26,7 @@ struct RlimitSetting {
 struct Prepared {
   // ---- applied in every child, in this order (child.cpp) ----
   unique_fd userns, mntns;              // session namespaces (protect binds); entered with setns
+  unique_fd ipcns;                      // the session's IPC namespace (ns.h); entered with setns
   std::vector<RlimitSetting> rlimits;
   bool drop_caps = false;               // drop the escape-prone capabilities (root sessions)
   bool no_new_privs = false;
@@ -40,6 +41,7 @@ struct Prepared {
   unique_fd watchdog;                   // write end of the watchdog pipe
   unique_fd signal_relay;               // the watchdog's signal relay (watchdog.h)
   unique_fd join_pending;               // read end: the watchdog's answer to moving lash in (v2)
+  unique_fd watchdog_go;                // closed once the namespace helper is forked (watchdog.h)
   bool v1_tracks = false;               // lash is in v1 cgroups that also find every child
   NamespaceHelper ns_helper;            // the session namespace being made (begin_prepare)
   bool ns_started = false, ns_required = false;
@@ -58,7 +60,7 @@ struct Prepared {
 
   // True when a child has anything to apply.
   bool active() const {
-    return mntns.valid() || !rlimits.empty() || drop_caps || no_new_privs || landlock.valid() ||
+    return mntns.valid() || ipcns.valid() || !rlimits.empty() || drop_caps || no_new_privs || landlock.valid() ||
            !seccomp.empty() || close_fds;
   }
 };

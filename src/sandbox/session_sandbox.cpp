@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cerrno>
 
+#include "sandbox/ns.h"
 #include "sandbox/prepare.h"
 #include "sandbox/watchdog.h"
 
@@ -39,7 +40,7 @@ Result<void> SessionSandbox::prepare(const SandboxPlan& plan) {
   begun_ = Prepared{};
   if (!p) return p.error();
   for (auto& n : p->notes) notes_.push_back(n);
-  for (unique_fd* fd : {&p->landlock, &p->userns, &p->mntns, &p->watchdog, &p->join_pending, &p->signal_relay})
+  for (unique_fd* fd : {&p->landlock, &p->userns, &p->mntns, &p->ipcns, &p->watchdog, &p->join_pending, &p->signal_relay})
     keep_private(*fd);
   broker_.stop();  // it served the previous plan; the next open starts one under this plan
   retired_.push_back(std::move(current_));
@@ -95,6 +96,7 @@ std::vector<std::string> SessionSandbox::kill_all() {
   for (Prepared& p : retired_)
     for (auto& m : sandbox::kill_all(p)) moved.push_back(std::move(m));
   retired_.clear();
+  end_session_processes();  // setsid, nohup, double forks: all that is left in the session
   broker_.stop();  // after the kill: nothing may still ask it
   if (!tmpdir_.empty()) remove_tree(tmpdir_);
   tmpdir_.clear();

@@ -67,31 +67,54 @@ bool in_session(pid_t pid, pid_t lash) {
   return false;
 }
 
-// Sends SIG to PID for a sandboxed fork of lash, whose own kill(2) Landlock's signal
-// scoping refuses for processes outside its domain: lash itself and the session's
-// other jobs (`( sleep 60; kill $$ ) &`). Only to processes of this session. The pidfd
-// is taken first and the process checked after: a pid reused by another process
-// since then is either refused by the check or fails with ESRCH on the stale pidfd.
-int relay_signal_to(pid_t pid, int sig, pid_t lash) {
-  if (pid <= 0 || sig < 0 || sig >= NSIG) return EINVAL;
-  int pidfd = static_cast<int>(syscall(SYS_pidfd_open, pid, 0));
-  if (pidfd < 0) return errno;
-  int err = in_session(pid, lash) ? 0 : EPERM;
-  if (!err && syscall(SYS_pidfd_send_signal, pidfd, sig, nullptr, 0) != 0) err = errno;
-  close(pidfd);
-  return err;
+// The pid a pidfd refers to, in this process's pid namespace (fdinfo's "Pid:"), or 0.
+pid_t pid_of_pidfd(int pidfd) {
+  char path[64];
+  snprintf(path, sizeof path, "/proc/self/fdinfo/%d", pidfd);
+  FILE* f = fopen(path, "re");
+  if (!f) return 0;
+  char line[256];
+  long pid = 0;
+  while (fgets(line, sizeof line, f))
+    if (sscanf(line, "Pid:\t%ld", &pid) == 1) break;
+  fclose(f);
+  return pid > 0 ? static_cast<pid_t>(pid) : 0;
 }
 
-// One request on the relay socket: {pid, signal} with a pipe to answer on (SCM_RIGHTS),
-// since several forks of lash share the socket and each must get its own answer.
-void serve_signal_request(int sock, pid_t lash) {
-  int32_t rq[2] = {0, 0};
-  int reply = -1;
-  ssize_t n = recv_with_fd(sock, rq, sizeof rq, &reply, MSG_DONTWAIT);
-  if (reply < 0) return;
-  int32_t err = n == static_cast<ssize_t>(sizeof rq) ? relay_signal_to(rq[0], rq[1], lash) : EINVAL;
+// Sends SIG for a sandboxed fork of lash, whose own kill(2) Landlock's signal
+// scoping refuses for processes outside its domain: lash itself and the session's
+// other jobs (`( sleep 60; kill $$ ) &`). Only to processes of this session. The
+// target comes as a pidfd the fork opened in its own numbering (the session's pid
+// namespace may number it differently from the watchdog), or none for lash itself.
+// A pidfd cannot be redirected to a process that reused the pid.
+int relay_signal_to(int target_pidfd, int sig, pid_t lash, int lash_pidfd) {
+  if (sig < 0 || sig >= NSIG) return EINVAL;
+  if (target_pidfd < 0) {  // lash
+    if (lash_pidfd >= 0) return syscall(SYS_pidfd_send_signal, lash_pidfd, sig, nullptr, 0) == 0 ? 0 : errno;
+    return kill(lash, sig) == 0 ? 0 : errno;
+  }
+  pid_t pid = pid_of_pidfd(target_pidfd);
+  if (pid <= 0) return ESRCH;
+  if (!in_session(pid, lash)) return EPERM;
+  return syscall(SYS_pidfd_send_signal, target_pidfd, sig, nullptr, 0) == 0 ? 0 : errno;
+}
+
+// One request on the relay socket: {signal} with a pipe to answer on and the target's
+// pidfd (none: lash), by SCM_RIGHTS, since several forks of lash share the socket
+// and each must get its own answer.
+void serve_signal_request(int sock, pid_t lash, int lash_pidfd) {
+  int32_t rq[1] = {0};
+  int fds[2] = {-1, -1};
+  ssize_t n = recv_with_fds(sock, rq, sizeof rq, fds, 2, MSG_DONTWAIT);
+  int reply = fds[0], target = fds[1];
+  if (reply < 0) {
+    if (target >= 0) close(target);
+    return;
+  }
+  int32_t err = n == static_cast<ssize_t>(sizeof rq) ? relay_signal_to(target, rq[0], lash, lash_pidfd) : EINVAL;
   (void)!write(reply, &err, sizeof err);
   close(reply);
+  if (target >= 0) close(target);
 }
 
 bool lash_inside(const std::vector<std::string>& dirs, pid_t lash) {
@@ -133,7 +156,7 @@ void leave_session_cgroups(const std::vector<std::pair<std::string, std::string>
   }
 }
 
-[[noreturn]] void watchdog_main(int pipe_r, int joined_w, int relay, int lash_pidfd, pid_t lash,
+[[noreturn]] void watchdog_main(int pipe_r, int joined_w, int relay, int lash_pidfd, pid_t lash, int go_r,
                                 const WatchdogSpec& spec) {
   const std::vector<std::string>& dirs = spec.cgroup_dirs;
   const std::string& tmpdir = spec.tmpdir;
@@ -148,7 +171,12 @@ void leave_session_cgroups(const std::vector<std::pair<std::string, std::string>
   // parent, where lash started ("0" moves this process). /proc/self/cgroup lines are
   // "ID:CONTROLLERS:PATH"; CONTROLLERS is empty for v2.
   leave_session_cgroups(spec.hierarchies);
-  // Then the move of lash (lash waits for the answer before it forks anything inside).
+  // Then the move of lash (lash waits for the answer before it forks anything inside),
+  // once lash has forked its namespace helper (EOF on GO).
+  char c;
+  while (read(go_r, &c, 1) < 0 && errno == EINTR) {
+  }
+  close(go_r);
   int err = move_lash_in(lash, spec.join_dirs);
   (void)!write(joined_w, &err, sizeof err);
   close(joined_w);
@@ -174,7 +202,7 @@ void leave_session_cgroups(const std::vector<std::pair<std::string, std::string>
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) break;
     if (fds[1].revents & (POLLHUP | POLLERR | POLLNVAL)) fds[1].fd = -1;  // no fork of lash holds it now
-    else if (fds[1].revents & POLLIN) serve_signal_request(4, lash);
+    else if (fds[1].revents & POLLIN) serve_signal_request(4, lash, pidfd);
     if (fds[0].revents || (pidfd >= 0 && fds[2].revents)) break;
   }
   // EOF with lash alive: lash is exiting (its fds close before it is a zombie: the
@@ -191,7 +219,7 @@ void leave_session_cgroups(const std::vector<std::pair<std::string, std::string>
       continue;
     }
     if (p[1].revents & (POLLHUP | POLLERR | POLLNVAL)) fds[1].fd = -1;
-    else if (p[1].revents & POLLIN) serve_signal_request(4, lash);
+    else if (p[1].revents & POLLIN) serve_signal_request(4, lash, pidfd);
   }
   // No more answers: a request still queued (or sent from now on) gets EOF on its
   // answer pipe, and EPERM, rather than waiting for ever.
@@ -208,11 +236,18 @@ void leave_session_cgroups(const std::vector<std::pair<std::string, std::string>
 
 int relay_signal(int relay, pid_t pid, int sig) {
   if (relay < 0) return EPERM;
+  // The target pinned here, in this fork's numbering; 0 is lash itself.
+  unique_fd target;
+  if (pid != 0) {
+    target.reset(static_cast<int>(syscall(SYS_pidfd_open, pid, 0)));
+    if (!target) return errno;
+  }
   int p[2];
   if (pipe2(p, O_CLOEXEC) != 0) return EPERM;
   unique_fd answer(p[0]), answer_w(p[1]);
-  int32_t rq[2] = {static_cast<int32_t>(pid), static_cast<int32_t>(sig)};
-  ssize_t n = send_with_fd(relay, rq, sizeof rq, answer_w.get());
+  int32_t rq[1] = {static_cast<int32_t>(sig)};
+  int fds[2] = {answer_w.get(), target.get()};
+  ssize_t n = send_with_fds(relay, rq, sizeof rq, fds, target ? 2 : 1);
   answer_w.reset();  // the watchdog holds the only write end now: EOF if it goes away
   if (n != static_cast<ssize_t>(sizeof rq)) return EPERM;
   int32_t err = EPERM;
@@ -264,7 +299,9 @@ std::vector<std::string> quarantine_planted(const std::vector<std::string>& path
 }
 
 Result<Watchdog> start_watchdog(WatchdogSpec spec) {
-  int p[2], j[2], s[2];
+  int p[2], j[2], s[2], g[2];
+  if (pipe2(g, O_CLOEXEC) != 0) return sys_error("cannot create the watchdog pipe", "", errno);
+  unique_fd go_r(g[0]), go_w(g[1]);
   if (pipe2(p, O_CLOEXEC) != 0) return sys_error("cannot create the watchdog pipe", "", errno);
   unique_fd r(p[0]), w(p[1]);
   if (pipe2(j, O_CLOEXEC) != 0) return sys_error("cannot create the watchdog pipe", "", errno);
@@ -280,14 +317,16 @@ Result<Watchdog> start_watchdog(WatchdogSpec spec) {
     w.reset();
     joined_r.reset();
     relay_lash.reset();
+    go_w.reset();
     pid_t lash = getppid();
     int lash_pidfd = static_cast<int>(syscall(SYS_pidfd_open, lash, 0));  // -1 before 5.3
     pid_t pid = fork_helper();
-    if (pid == 0) watchdog_main(r.get(), joined_w.get(), relay_watchdog.get(), lash_pidfd, lash, spec);
+    if (pid == 0) watchdog_main(r.get(), joined_w.get(), relay_watchdog.get(), lash_pidfd, lash, go_r.get(), spec);
     _exit(pid < 0 ? 1 : 0);
   }
   joined_w.reset();  // only the watchdog holds it: EOF if it dies before answering
   relay_watchdog.reset();
+  go_r.reset();
   int ws = 0;
   while (waitpid(mid, &ws, 0) < 0 && errno == EINTR) {
   }
@@ -297,6 +336,7 @@ Result<Watchdog> start_watchdog(WatchdogSpec spec) {
   out.pipe = std::move(w);
   out.joined = std::move(joined_r);
   out.relay = std::move(relay_lash);
+  out.go = std::move(go_w);
   return out;
 }
 

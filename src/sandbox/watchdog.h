@@ -16,10 +16,13 @@ struct Watchdog {
   unique_fd pipe;    // write end, O_CLOEXEC; closing it (or lash dying) triggers cleanup
   unique_fd joined;  // read end: one int, 0 once lash is in every cgroup, else an errno
   unique_fd relay;   // signal requests of lash's sandboxed forks (relay_signal)
+  unique_fd go;      // write end: closing it lets the watchdog move lash (see below)
 };
 
 // Asks the watchdog over RELAY (Watchdog::relay) to send SIG to PID, which must be
-// lash or a descendant of lash. For lash's own forks under the sandbox, whose kill(2)
+// lash or a descendant of lash. PID is in the caller's numbering (the session's pid
+// namespace, sandbox/ns.h): the caller pins it with a pidfd that goes with the request;
+// 0 names lash itself, which is not in that namespace. For lash's own forks under the sandbox, whose kill(2)
 // Landlock's signal scoping refuses outside their domain: `( sleep 9; kill $$ ) &`
 // and one job signalling another are the script's business. Programs never hold the
 // socket (close-on-exec, above lash's fd 9). Returns 0 or an errno (EPERM when the
@@ -31,7 +34,8 @@ int relay_signal(int relay, pid_t pid, int sig);
 // ignores terminal signals, keeps no fd but its pipe and the relay socket, and is not
 // in the session cgroup.
 // Its first act is to move lash into join_dirs (a subset of cgroup_dirs; prepare.h
-// says why there) and answer on `joined`.
+// says why there) and answer on `joined`, once lash has closed `go` (lash forks the
+// namespace helper first: a pending cgroup migration blocks every fork).
 struct WatchdogSpec {
   std::vector<std::string> cgroup_dirs;  // killed and removed
   std::string tmpdir;                    // removed

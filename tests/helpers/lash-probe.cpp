@@ -13,7 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/ipc.h>
 #include <sys/mman.h>
+#include <sys/msg.h>
+#include <sys/sem.h>
+#include <sys/shm.h>
 #include <sys/mount.h>
 #include <sys/ptrace.h>
 #include <sys/resource.h>
@@ -714,6 +718,31 @@ int main(int argc, char** argv) {
   if (cmd == "abstract-connect" && need(1)) return unix_connect(argv[2], true);
   if (cmd == "kill" && need(1)) return result(kill(atoi(argv[2]), need(2) ? atoi(argv[3]) : 0));
   if (cmd == "ptrace" && need(1)) return ptrace_pid(atoi(argv[2]));
+  // Calls that name another process by pid (issue 18): the pid namespace makes a
+  // process outside the session not exist (ESRCH). Each changes nothing it may not:
+  // the same value the target has (prlimit, priority, affinity) is set again.
+  if (cmd == "prlimit" && need(1)) {
+    struct rlimit cur {};
+    if (prlimit(atoi(argv[2]), RLIMIT_NOFILE, nullptr, &cur) != 0) return result(-1);
+    return result(prlimit(atoi(argv[2]), RLIMIT_NOFILE, &cur, nullptr));
+  }
+  if (cmd == "setpriority" && need(1)) {
+    errno = 0;
+    int prio = getpriority(PRIO_PROCESS, atoi(argv[2]));
+    if (prio == -1 && errno != 0) return result(-1);
+    return result(setpriority(PRIO_PROCESS, atoi(argv[2]), prio));
+  }
+  if (cmd == "sched-setaffinity" && need(1)) {
+    cpu_set_t set;
+    if (sched_getaffinity(atoi(argv[2]), sizeof set, &set) != 0) return result(-1);
+    return result(sched_setaffinity(atoi(argv[2]), sizeof set, &set));
+  }
+  if (cmd == "pidfd-open" && need(1)) return result(syscall(SYS_pidfd_open, atoi(argv[2]), 0));
+  // SysV IPC objects by key (created outside with ipcmk or the test): ENOENT where the
+  // IPC namespace hides them.
+  if (cmd == "shm-get" && need(1)) return result(shmget(static_cast<key_t>(strtol(argv[2], nullptr, 0)), 0, 0));
+  if (cmd == "sem-get" && need(1)) return result(semget(static_cast<key_t>(strtol(argv[2], nullptr, 0)), 0, 0));
+  if (cmd == "msg-get" && need(1)) return result(msgget(static_cast<key_t>(strtol(argv[2], nullptr, 0)), 0));
   if (cmd == "memfd-exec") return memfd_exec();
   if (cmd == "tiocsti") return tiocsti();
   if (cmd == "userns") return userns();

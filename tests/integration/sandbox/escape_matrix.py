@@ -132,6 +132,7 @@ class Ctx:
         self.socks = []       # listening sockets to close
         self.marks = []       # cmdline markers of processes to kill at teardown
         self.extra_files = []  # files outside the tree to remove at teardown
+        self.ipc = []         # (kind, id) of SysV IPC objects made outside, removed at teardown
         self.pass_fds = ()
         self.is_twin = False
         self.restore = []     # (path, text) written back at teardown if changed
@@ -235,6 +236,8 @@ class Ctx:
                 os.unlink(f)
             except OSError:
                 pass
+        for kind, ident in self.ipc:
+            ipc_remove(kind, ident)
         for dirpath, dirnames, _ in os.walk(self.base):
             for d in dirnames:
                 try:
@@ -556,6 +559,61 @@ def leaked_hidden(res):
     return hit, ("leaked" if hit else res.token)
 
 
+# SysV IPC made outside the session (python3 has no sysv_ipc here: libc by ctypes)
+IPC_KEY_BASE = 0x4c450000
+_libc = None
+
+
+def libc():
+    global _libc
+    if _libc is None:
+        import ctypes
+        _libc = ctypes.CDLL(None, use_errno=True)
+    return _libc
+
+
+def ipc_setup(kind):
+    def setup(ctx):
+        key = IPC_KEY_BASE + (os.getpid() & 0xfff) * 16 + {"shm": 1, "sem": 2, "msg": 3}[kind] + \
+            (8 if ctx.is_twin else 0)
+        c = libc()
+        flags = 0o1000 | 0o2000 | 0o600  # IPC_CREAT | IPC_EXCL | 0600
+        ident = {"shm": lambda: c.shmget(key, 4096, flags), "sem": lambda: c.semget(key, 1, flags),
+                 "msg": lambda: c.msgget(key, flags)}[kind]()
+        if ident < 0:
+            raise OSError("cannot create a SysV %s outside: errno %d" % (kind, __import__("ctypes").get_errno()))
+        ctx.ipc.append((kind, ident))
+        ctx.ipc_key = key
+    return setup
+
+
+def ipc_remove(kind, ident):
+    c = libc()
+    IPC_RMID = 0
+    if kind == "shm":
+        c.shmctl(ident, IPC_RMID, None)
+    elif kind == "sem":
+        c.semctl(ident, 0, IPC_RMID)
+    else:
+        c.msgctl(ident, IPC_RMID, None)
+
+
+def proc_state(pid):
+    try:
+        with open("/proc/%d/stat" % pid) as f:
+            return f.read().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return "gone"
+
+
+def sleeper_touched_judge(res):
+    """Let through when the process outside was killed or stopped."""
+    def touched():
+        return proc_state(res.ctx.sleeper.pid) in ("T", "t", "gone", "Z") or res.ctx.sleeper.poll() is not None
+    hit = wait_until(touched, 2.0 if res.token == "ok" else 0.2)
+    return hit, ("signalled" if hit else res.token)
+
+
 # --------------------------------------------------------------------------- rows
 
 class Row:
@@ -818,7 +876,8 @@ def detach_kill_run(row, ctx, argv, env):
     errf.seek(0)
     err = errf.read().decode(errors="replace")
     errf.close()
-    gone = wait_until(lambda: not find_marked(mark), 3.0)
+    # issue 18: dead within 1 s of the SIGKILL (the pid namespace's init dies with lash)
+    gone = wait_until(lambda: not find_marked(mark), 1.0)
     out = (ALIVE + "\nstarted") if started else "not-started"
     return (-9, out, err), {"survivor": started and not gone}
 
@@ -1144,12 +1203,10 @@ def build_rows():
     add("lash-environ", "read lash's /proc/PID/environ", "dumpable+landlock",
         lambda c: f"{P} grep /proc/$$/environ {ENV_MARK}", expect={"EACCES", "ENOENT"},
         peers=False)
-    # An unprivileged session gets no private /proc (it cannot mount one for the host's
-    # pid namespace, and a pid namespace would make $! differ from the pids children
-    # see): command lines stay readable there, a documented limit (docs/security.md).
-    cmdline_limit = None if os.geteuid() == 0 else \
-        "unprivileged sessions have no private /proc (docs/security.md)"
-    add("lash-cmdline", "read lash's /proc/PID/cmdline", "proc(hidepid)",
+    # Every sandboxed session has its own pid namespace and a /proc of it (issue 18),
+    # root or not: lash and processes outside are not in it.
+    cmdline_limit = None
+    add("lash-cmdline", "read lash's /proc/PID/cmdline", "pidns+proc",
         lambda c: f"{P} grep /proc/$$/cmdline {CMD_MARK}", expect={"ENOENT", "EACCES"},
         peers=False, accepted=cmdline_limit)
     add("other-environ", "read /proc/PID/environ of a process outside", "landlock(ptrace)",
@@ -1161,7 +1218,7 @@ def build_rows():
     add("other-fd-pidfd", "take a process outside's fd with pidfd_getfd",
         "landlock(ptrace)", lambda c: f"{P} pidfd-getfd {c.sleeper.pid} 5",
         setup=sleeper_setup, expect={"EPERM", "EACCES", "ESRCH"}, needs=need_ptrace)
-    add("other-cmdline", "read /proc/PID/cmdline of a process outside", "proc(hidepid)",
+    add("other-cmdline", "read /proc/PID/cmdline of a process outside", "pidns+proc",
         lambda c: f"{P} grep /proc/{c.sleeper.pid}/cmdline {OTHER_MARK}",
         setup=sleeper_setup, expect={"ENOENT", "EACCES"}, accepted=cmdline_limit)
     # The shell's own view (policy: lash's cd, pwd and redirections, outside the
@@ -1293,11 +1350,11 @@ def build_rows():
         audit_forged_judge, setup=audit_twin_fd, expect={"done"})
 
     # ---- processes and resources
-    add("detach-exit", "setsid + double fork, alive after lash exits", "cgroup",
+    add("detach-exit", "setsid + double fork, alive after lash exits", "pidns+cgroup",
         lambda c: f"{P} detach-sleeper @MARK@", survivor_judge, runner_fn=detach_run,
         degraded=NO_CGROUP)
     add("detach-sigkill", "setsid + double fork, alive after lash is SIGKILLed",
-        "cgroup+watchdog", lambda c: f"{P} detach-sleeper @MARK@; sleep 30",
+        "pidns+cgroup+watchdog", lambda c: f"{P} detach-sleeper @MARK@; sleep 30",
         survivor_judge, runner_fn=detach_kill_run, degraded=NO_CGROUP)
     add("fork-bomb", "fork 200 processes (max_processes=%d)" % LIMITS["max_processes"],
         "cgroup pids / rlimit", lambda c: f"{P} fork-bomb 200", expect={"EAGAIN"})
@@ -1335,6 +1392,32 @@ def build_rows():
     add("kill-outside-subshell", "SIGTERM a process outside from a subshell (the session's signal relay)",
         "landlock(scope)+relay", lambda c: f"( kill {c.sleeper.pid} 2>/dev/null && echo ok || echo EPERM )",
         sleeper_alive_judge, setup=sleeper_setup, expect={"EPERM"})
+    # the shell's own kill builtin (issue 17): refused by the policy; the signal would
+    # leave from inside the session's pid namespace anyway (issue 18)
+    add("kill-builtin-outside", "builtin kill -TERM of a process outside", "policy+pidns",
+        lambda c: f"kill -TERM {c.sleeper.pid} && echo ok", sleeper_touched_judge,
+        setup=sleeper_setup, expect={"policy"}, peers=False)
+    add("kill-builtin-stop", "builtin kill -STOP of a process outside", "policy+pidns",
+        lambda c: f"kill -STOP {c.sleeper.pid} && echo ok", sleeper_touched_judge,
+        setup=sleeper_setup, expect={"policy"}, peers=False)
+    add("kill-builtin-zero", "builtin kill -0 of a process outside (does it exist?)", "policy+pidns",
+        lambda c: f"kill -0 {c.sleeper.pid} && echo ok", setup=sleeper_setup, expect={"policy"},
+        peers=False)
+    # calls that name a process by pid (issue 18): it does not exist in the session
+    add("prlimit-outside", "prlimit(RLIMIT_NOFILE) of a process outside", "pidns",
+        lambda c: f"{P} prlimit {c.sleeper.pid}", setup=sleeper_setup, expect={"ESRCH"})
+    add("setpriority-outside", "setpriority of a process outside", "pidns",
+        lambda c: f"{P} setpriority {c.sleeper.pid}", setup=sleeper_setup, expect={"ESRCH"})
+    add("affinity-outside", "sched_setaffinity of a process outside", "pidns",
+        lambda c: f"{P} sched-setaffinity {c.sleeper.pid}", setup=sleeper_setup, expect={"ESRCH"})
+    add("pidfd-outside", "pidfd_open of a process outside", "pidns",
+        lambda c: f"{P} pidfd-open {c.sleeper.pid}", setup=sleeper_setup, expect={"ESRCH"})
+    add("ps-outside", "list every process's command line (what ps reads)", "pidns",
+        lambda c: "sh -c 'for f in /proc/[0-9]*/cmdline; do cat \"$f\"; echo; done' 2>/dev/null; echo done",
+        leaked(OTHER_MARK), setup=sleeper_setup, expect={"done"})
+    for kind in ("shm", "sem", "msg"):
+        add(f"sysv-{kind}-outside", f"SysV {kind} made outside, by key", "ipcns",
+            lambda c, kind=kind: f"{P} {kind}-get {c.ipc_key}", setup=ipc_setup(kind), expect={"ENOENT"})
     add("ptrace-outside", "ptrace a process outside", "seccomp",
         lambda c: f"{P} ptrace {c.sleeper.pid}", setup=sleeper_setup,
         expect={"EPERM", "ESRCH"}, needs=need_ptrace)

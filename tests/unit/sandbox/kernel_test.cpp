@@ -6,6 +6,11 @@
 #include <netinet/in.h>
 #include <signal.h>
 #include <sys/socket.h>
+#include <dirent.h>
+#include <sys/ipc.h>
+#include <sys/msg.h>
+#include <sys/sem.h>
+#include <sys/shm.h>
 #include <sys/stat.h>
 #include <sys/un.h>
 
@@ -14,6 +19,7 @@
 
 #include "probe_util.h"
 #include "sandbox/landlock.h"
+#include "sandbox/ns.h"
 
 namespace sbtest {
 const Capabilities& caps();
@@ -789,4 +795,181 @@ TEST_CASE("build_landlock: covered closure paths are not added, later paths only
   CHECK(rs->skipped == std::vector<std::string>{lib / "gone-prog"});
   REQUIRE(add_later_rules(*rs, plan, later, {}).ok());
   CHECK(rs->skipped == std::vector<std::string>{lib / "gone-prog", lib / "gone-later"});
+}
+
+// ---- The session's pid and IPC namespaces (issue 18) ----
+// This process turns them off for the tests above (their allow twins are forked from
+// the same process and must stay in the host's pid namespace). The tests below
+// prepare in a fork, a fake lash with the namespaces on; the twins run from here.
+namespace {
+const bool g_pidns_off = (lash::sandbox::set_session_pid_namespace(false), true);
+
+// The host pid of the process numbered NSPID in the pid namespace lash's children are
+// born in (this process's pid_for_children), or 0.
+pid_t host_pid_in_children_ns(pid_t nspid) {
+  struct stat mine {};
+  if (stat("/proc/self/ns/pid_for_children", &mine) != 0) return 0;
+  DIR* d = opendir("/proc");
+  if (!d) return 0;
+  pid_t found = 0;
+  while (dirent* e = readdir(d)) {
+    pid_t pid = std::atoi(e->d_name);
+    if (pid <= 0) continue;
+    struct stat ns {};
+    std::string base = "/proc/" + std::string(e->d_name);
+    if (stat((base + "/ns/pid").c_str(), &ns) != 0 || ns.st_ino != mine.st_ino || ns.st_dev != mine.st_dev) continue;
+    std::ifstream in(base + "/status");
+    std::string line;
+    while (std::getline(in, line))
+      if (line.rfind("NSpid:", 0) == 0) {
+        std::string last = line.substr(line.find_last_of(" \t") + 1);
+        if (std::atoi(last.c_str()) == nspid) found = pid;
+      }
+    if (found) break;
+  }
+  closedir(d);
+  return found;
+}
+
+// Runs BODY in a fake lash with the namespaces on; returns what it wrote.
+template <typename F>
+std::string in_fake_lash(F body, pid_t* fake = nullptr, bool keep = false) {
+  int p[2];
+  REQUIRE(pipe(p) == 0);
+  pid_t pid = fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    close(p[0]);
+    lash::sandbox::set_session_pid_namespace(true);
+    std::string msg = body();
+    (void)!write(p[1], msg.data(), msg.size());
+    close(p[1]);
+    if (keep) pause();  // killed by the test
+    _exit(0);
+  }
+  close(p[1]);
+  std::string text;
+  char buf[1024];
+  ssize_t n;
+  while ((n = read(p[0], buf, sizeof buf)) > 0) {
+    text.append(buf, static_cast<size_t>(n));
+    if (keep && !text.empty() && text.back() == '\n') break;
+  }
+  close(p[0]);
+  if (fake) *fake = pid;
+  if (!keep) waitpid(pid, nullptr, 0);
+  return text;
+}
+}  // namespace
+
+TEST_CASE("pid namespace: processes outside the session do not exist for it; inside they do") {
+  if (!caps().root && !caps().user_namespaces) {
+    MESSAGE("SKIPPED: no user namespaces for this user: no pid namespace can be made");
+    return;
+  }
+  (void)g_pidns_off;
+  pid_t victim = fork();  // outside: in the host's pid namespace
+  REQUIRE(victim >= 0);
+  if (victim == 0) {
+    pause();
+    _exit(0);
+  }
+  std::string v = std::to_string(victim);
+  std::vector<std::vector<std::string>> calls = {{"kill", v, "0"}, {"prlimit", v},      {"setpriority", v},
+                                                 {"sched-setaffinity", v}, {"pidfd-open", v},
+                                                 {"open-read", "/proc/" + v + "/status"}};
+  TempDir work("pidns");
+  std::string got = in_fake_lash([&] {
+    auto prep = prepare(make_plan(work.path, {}, caps()), caps());
+    if (!prep) return std::string("prepare-failed:") + prep.error().message();
+    std::string out;
+    for (const auto& c : calls) out += run_probe(*prep, c) + " ";
+    // The same calls aimed at a process inside (the session's init, pid 1, is not a
+    // sandboxed domain's: only its existence is asked).
+    out += run_probe(*prep, {"open-read", "/proc/self/status"}) + " ";
+    out += run_probe(*prep, {"grep", "/proc/self/status", "NSpid"}) + "\n";
+    kill_all(*prep);
+    return out;
+  });
+  INFO(got);
+  std::istringstream in(got);
+  for (const auto& c : calls) {
+    std::string tok;
+    in >> tok;
+    CAPTURE(c[0]);
+    CHECK((tok == "ESRCH" || tok == "ENOENT"));
+    Prepared none;
+    CHECK(run_probe(none, c) == "ok");  // the twin: from outside the session it works
+  }
+  std::string self_tok;
+  in >> self_tok;
+  CHECK(self_tok == "ok");
+  kill(victim, SIGKILL);
+  waitpid(victim, nullptr, 0);
+}
+
+TEST_CASE("IPC namespace: SysV shared memory, semaphores and queues made outside are invisible") {
+  if (!caps().root && !caps().user_namespaces) {
+    MESSAGE("SKIPPED: no user namespaces for this user");
+    return;
+  }
+  key_t key = static_cast<key_t>(0x4c410000 + (getpid() & 0xffff));
+  int shm = shmget(key, 4096, IPC_CREAT | IPC_EXCL | 0600);
+  int sem = semget(key, 1, IPC_CREAT | IPC_EXCL | 0600);
+  int msg = msgget(key, IPC_CREAT | IPC_EXCL | 0600);
+  REQUIRE(shm >= 0);
+  REQUIRE(sem >= 0);
+  REQUIRE(msg >= 0);
+  std::string k = std::to_string(key);
+  TempDir work("ipcns");
+  std::string got = in_fake_lash([&] {
+    auto prep = prepare(make_plan(work.path, {}, caps()), caps());
+    if (!prep) return std::string("prepare-failed");
+    std::string out = run_probe(*prep, {"shm-get", k}) + " " + run_probe(*prep, {"sem-get", k}) + " " +
+                      run_probe(*prep, {"msg-get", k}) + "\n";
+    kill_all(*prep);
+    return out;
+  });
+  CHECK(got == "ENOENT ENOENT ENOENT\n");
+  Prepared none;  // twins
+  CHECK(run_probe(none, {"shm-get", k}) == "ok");
+  CHECK(run_probe(none, {"sem-get", k}) == "ok");
+  CHECK(run_probe(none, {"msg-get", k}) == "ok");
+  shmctl(shm, IPC_RMID, nullptr);
+  semctl(sem, 0, IPC_RMID);
+  msgctl(msg, IPC_RMID, nullptr);
+}
+
+TEST_CASE("pid namespace: a setsid double fork dies at session end and when lash is SIGKILLed") {
+  if (!caps().root && !caps().user_namespaces) {
+    MESSAGE("SKIPPED: no user namespaces for this user");
+    return;
+  }
+  for (bool sigkill : {false, true}) {
+    CAPTURE(sigkill);
+    TempDir work("pidns-life");
+    pid_t fake = -1;
+    std::string got = in_fake_lash(
+        [&] {
+          auto prep = prepare(make_plan(work.path, {}, caps()), caps());
+          if (!prep) return std::string("0\n");
+          pid_t nspid = std::atoi(run_probe(*prep, {"detach-sleeper"}).c_str());
+          pid_t host = host_pid_in_children_ns(nspid);
+          if (!sigkill) {
+            std::string before = alive(host) ? "alive" : "gone";
+            kill_all(*prep);
+            return std::to_string(host) + " " + before + "\n";
+          }
+          return std::to_string(host) + " alive\n";
+        },
+        &fake, sigkill);
+    pid_t host = std::atoi(got.c_str());
+    REQUIRE(host > 0);
+    CHECK(got.find("alive") != std::string::npos);  // it did run, detached
+    if (sigkill) {
+      kill(fake, SIGKILL);
+      waitpid(fake, nullptr, 0);
+    }
+    CHECK(wait_gone(host));  // within 3 s; the kernel kills it at once
+  }
 }

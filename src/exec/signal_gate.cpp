@@ -1,0 +1,160 @@
+#include "exec/signal_gate.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <climits>
+#include <cstdio>
+#include <cstring>
+
+#include <sys/stat.h>
+
+#include "exec/output.h"
+#include "exec/policy_gate.h"
+#include "exec/shell.h"
+#include "policy/engine.h"
+#include "policy/explain.h"
+#include "sandbox/ns.h"
+
+namespace lash::exec {
+namespace {
+
+int pidfd_open_(pid_t pid) { return static_cast<int>(syscall(SYS_pidfd_open, pid, 0)); }
+int pidfd_signal(int fd, int sig) { return static_cast<int>(syscall(SYS_pidfd_send_signal, fd, sig, nullptr, 0)); }
+
+// The parent of PID as /proc says (the host's numbering), or 0.
+pid_t parent_of(pid_t pid) {
+  char path[64];
+  snprintf(path, sizeof path, "/proc/%d/stat", static_cast<int>(pid));
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return 0;
+  char buf[512];
+  ssize_t n = read(fd, buf, sizeof buf - 1);
+  close(fd);
+  if (n <= 0) return 0;
+  buf[n] = '\0';
+  const char* rp = strrchr(buf, ')');  // the name may hold spaces and parentheses
+  int ppid = 0;
+  char state;
+  if (!rp || sscanf(rp + 1, " %c %d", &state, &ppid) != 2) return 0;
+  return ppid;
+}
+
+// lash or one of its descendants (a process orphaned by setsid and a double fork is
+// not one: refused, the safe answer).
+bool descends_from_lash(pid_t pid) {
+  pid_t self = getpid();
+  for (int depth = 0; depth < 256 && pid > 1; ++depth) {
+    if (pid == self) return true;
+    pid = parent_of(pid);
+  }
+  return false;
+}
+
+// Another lash session: the same program as this one.
+bool is_lash(pid_t pid) {
+  char a[PATH_MAX], b[PATH_MAX];
+  std::string link = "/proc/" + std::to_string(pid) + "/exe";
+  ssize_t n = readlink(link.c_str(), a, sizeof a - 1), m = readlink("/proc/self/exe", b, sizeof b - 1);
+  if (n <= 0 || m <= 0) return false;
+  a[n] = b[m] = '\0';
+  return strcmp(a, b) == 0;
+}
+
+// In the session's pid namespace: a short fork (born there) sends it, so only the
+// session's processes can be reached. Status: 0, an errno, or ESRCH for a pid that is
+// not in the session. ONLY_INSIDE: do not send unless the target is in the session.
+int send_from_inside(int64_t target, int sig) {
+  int p[2];
+  if (pipe2(p, O_CLOEXEC) != 0) return errno;
+  pid_t child = fork();
+  if (child < 0) {
+    int e = errno;
+    close(p[0]);
+    close(p[1]);
+    return e;
+  }
+  if (child == 0) {
+    close(p[0]);
+    int err = 0;
+    if (target > 0) {
+      int fd = pidfd_open_(static_cast<pid_t>(target));  // pinned: a reused pid fails with ESRCH
+      if (fd < 0 || pidfd_signal(fd, sig) != 0) err = errno;
+    } else if (kill(static_cast<pid_t>(target), sig) != 0) {  // groups reach only what is inside
+      err = errno;
+    }
+    (void)!write(p[1], &err, sizeof err);
+    _exit(0);
+  }
+  close(p[1]);
+  int err = EIO;
+  ssize_t n;
+  do n = read(p[0], &err, sizeof err);
+  while (n < 0 && errno == EINTR);
+  close(p[0]);
+  if (n != static_cast<ssize_t>(sizeof err)) err = EIO;
+  int ws;
+  while (waitpid(child, &ws, 0) < 0 && errno == EINTR) {
+  }
+  return err;
+}
+
+// Whether TARGET exists in the session's pid namespace (its /proc lists it).
+bool in_session_namespace(pid_t target) {
+  const sandbox::SessionNamespaceFds* ns = sandbox::session_namespaces();
+  if (!ns || !ns->proc) return false;
+  std::string name = std::to_string(target);
+  struct stat st;
+  return fstatat(ns->proc.get(), name.c_str(), &st, 0) == 0;
+}
+
+}  // namespace
+
+bool signal_target_outside(int64_t target) {
+  if (target == 0) return false;  // the shell's own process group
+  if (target < 0 || target > INT_MAX) return true;  // groups and -1: decided by the policy
+  pid_t pid = static_cast<pid_t>(target);
+  if (sandbox::translates_pids()) return !in_session_namespace(pid);
+  return !descends_from_lash(pid);
+}
+
+int signal_not_a_job(Shell& sh, int64_t target, int sig, const std::string& arg) {
+  if (target < INT_MIN || target > INT_MAX) return ESRCH;
+  pid_t pid = static_cast<pid_t>(target);
+  bool pidns = sandbox::translates_pids();
+  // Pinned first (outside a pid namespace), checked after: a pid reused meanwhile is
+  // refused by the check or fails on the stale pidfd.
+  int fd = -1;
+  if (!pidns && pid > 0) {
+    fd = pidfd_open_(pid);
+    if (fd < 0) return errno;
+  }
+  struct Closer {
+    int fd;
+    ~Closer() {
+      if (fd >= 0) close(fd);
+    }
+  } closer{fd};
+  if (signal_target_outside(target) && sh.gate) {
+    policy::Capability cap = pid > 0 && !pidns && is_lash(pid) ? policy::Capability::session_manage
+                                                                  : policy::Capability::job_control_others;
+    policy::Action action = policy::Builtin{cap, "kill " + arg + " (a process outside this session)"};
+    policy::Decision d = sh.gate->engine().decide(action);
+    if (sh.gate->audit) sh.gate->audit(action, d);
+    if (!d.allowed() && !d.advisory) {
+      sh.flush_all();
+      write_all(2, policy::explain::refusal_lines(d));
+      return kSignalRefused;
+    }
+  }
+  if (pidns) return send_from_inside(target, sig);
+  if (fd >= 0) return pidfd_signal(fd, sig) == 0 ? 0 : errno;
+  return kill(pid, sig) == 0 ? 0 : errno;
+}
+
+}  // namespace lash::exec
