@@ -264,6 +264,19 @@ void pass_user_fds(Shell& sh, std::vector<sandbox::FdOp>& ops) {
   }
 }
 
+// The one spawn spec of a program, for every way it starts (a command, a tail exec
+// in a subshell or pipeline member, the `exec` builtin): what it runs, with which
+// environment, and its descriptors. Returns false after printing a redirection error.
+bool build_spawn_spec(Shell& sh, const SimplePlan& p, sandbox::SpawnSpec& spec, std::vector<unique_fd>& keep) {
+  spec.path = p.path;
+  spec.argv = p.argv;
+  spec.file_size_hard = sh.script_file_size_hard;
+  spec.envp = child_env(sh, p);
+  if (!redirects_to_fd_ops(sh, p.redirects, spec.fd_ops, keep)) return false;
+  pass_user_fds(sh, spec.fd_ops);
+  return true;
+}
+
 // Writes the deferred audit record of an allowed program with its pid and status.
 void record_process(Shell& sh, const std::optional<PendingSpawnRecord>& rec, pid_t pid, int st) {
   if (rec && sh.gate && sh.gate->audit_process) sh.gate->audit_process(rec->action, rec->decision, pid, st);
@@ -272,13 +285,8 @@ void record_process(Shell& sh, const std::optional<PendingSpawnRecord>& rec, pid
 int run_external(Shell& sh, const SimplePlan& p, bool tail, const std::optional<PendingSpawnRecord>& rec) {
   if (sandbox_refuses(sh, p.argv[0])) return status::refused;
   sandbox::SpawnSpec spec;
-  spec.path = p.path;
-  spec.argv = p.argv;
-  spec.file_size_hard = sh.script_file_size_hard;
-  spec.envp = child_env(sh, p);
   std::vector<unique_fd> keep;
-  if (!redirects_to_fd_ops(sh, p.redirects, spec.fd_ops, keep)) return 2;
-  pass_user_fds(sh, spec.fd_ops);
+  if (!build_spawn_spec(sh, p, spec, keep)) return 2;
   sh.out().flush();
   sh.err().flush();
   if (tail && sh.in_subshell && !any_trap_set(sh)) {
@@ -361,12 +369,8 @@ int run_exec_builtin(Shell& sh, SimplePlan& p) {
     sh.exit_shell(127);
   }
   sandbox::SpawnSpec spec;
-  spec.path = target.path;
-  spec.argv = target.argv;
-  spec.file_size_hard = sh.script_file_size_hard;
-  spec.envp = child_env(sh, target);
   std::vector<unique_fd> keep;
-  if (!redirects_to_fd_ops(sh, target.redirects, spec.fd_ops, keep)) sh.exit_shell(2);
+  if (!build_spawn_spec(sh, target, spec, keep)) sh.exit_shell(2);
   sh.out().flush();
   sh.err().flush();
   sandbox::LaunchFailure f = sandbox::exec_in_place(sh.prepared(), spec);
