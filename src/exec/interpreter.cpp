@@ -309,8 +309,8 @@ int Interp::run_background(Shell& sh, const ast::AndOr& ao) {
     if (sh.opt.monitor) return;
     // Non-interactive background commands ignore keyboard signals and read from
     // /dev/null unless redirected (POSIX 2.9.3).
-    ::signal(SIGINT, SIG_IGN);
-    ::signal(SIGQUIT, SIG_IGN);
+    Shell::set_disposition(SIGINT, SIG_IGN);
+    Shell::set_disposition(SIGQUIT, SIG_IGN);
     int fd = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
     if (fd >= 0) {
       ::dup2(fd, 0);

@@ -237,6 +237,9 @@ class Shell {
   // A handler that does nothing: the system call that raised SIG fails instead
   // (SIGXFSZ: write gives EFBIG). Children get the default back at execve.
   void catch_signal_quietly(int sig);
+  // Sets SIG's disposition (a handler, SIG_DFL or SIG_IGN; no SA_RESTART) and tells
+  // the launcher (sandbox::note_signal_handler). The only way lash changes one.
+  static void set_disposition(int sig, void (*handler)(int));
   // Says so on stderr when the shell itself reaches max_cpu_seconds, then dies of it.
   void notice_cpu_limit();
   // The profile's max_file_size on the shell itself (soft; sandbox::limit_self):

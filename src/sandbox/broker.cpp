@@ -83,7 +83,7 @@ void serve_one(int sock, const char* buf, size_t len) {
   for (int sig : {SIGINT, SIGQUIT, SIGTSTP, SIGTTIN, SIGTTOU, SIGHUP, SIGPIPE}) signal(sig, SIG_IGN);
   // The sandbox first: it needs Prepared's fds (cgroup.procs, ruleset).
   detail::StatusRecord rec{};
-  if (detail::apply_sandbox(prepared, nullptr, &rec) != 0) _exit(2);  // never serve unsandboxed
+  if (detail::apply_sandbox(prepared, nullptr, &rec, /*remember=*/true) != 0) _exit(2);  // never serve unsandboxed
   // Then keep nothing of lash but the socket (as fd 3).
   int nul = ::open("/dev/null", O_RDWR | O_CLOEXEC);
   int s = fcntl(sock, F_DUPFD_CLOEXEC, 3);
