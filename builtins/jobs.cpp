@@ -139,7 +139,7 @@ int bi_kill(Shell& sh, std::vector<std::string>& argv) {
     // In a subshell under the sandbox, Landlock refuses signals to processes outside
     // its own domain, lash and the other jobs included: the session relays those, and
     // only to its own processes.
-    if (err == EPERM && *pid > 0 && sh.relay_signal) err = sh.relay_signal(pid_t(*pid), sig);
+    if (err == EPERM && *pid > 0) err = sh.services().relay_signal(pid_t(*pid), sig);
     if (err != 0) {
       sh.error("kill: " + argv[i] + ": " + std::strerror(err));
       st = 1;

@@ -34,7 +34,7 @@ void Shell::note_reaped(pid_t pid, int status) {
       j.status = status;
       return;
     }
-  if (child_reaped) child_reaped(pid);  // one of lash's helpers, perhaps
+  services().child_reaped(pid);  // one of lash's helpers, perhaps
   // A child not waited for yet (a later member of the pipeline being waited for).
   if (reaped_unclaimed.size() >= 4096) reaped_unclaimed.clear();  // bounded: never claimed
   reaped_unclaimed[pid] = status;

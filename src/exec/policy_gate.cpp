@@ -224,7 +224,7 @@ policy::Decision sandbox_refusal_decision(const std::string& profile, const std:
 void report_sandbox_refusal(Shell& sh, const std::string& what) {
   std::string profile = sh.gate ? sh.gate->profile_name : "default";
   sh.flush_all();
-  write_all(2, policy::explain::refusal_lines(sandbox_refusal_decision(profile, what, sh.sandbox_refusal)));
+  write_all(2, policy::explain::refusal_lines(sandbox_refusal_decision(profile, what, sh.services().refusal())));
 }
 
 std::vector<CheckedAction> check(const std::vector<PlannedAction>& actions, const policy::Engine& engine) {

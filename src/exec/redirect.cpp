@@ -178,7 +178,7 @@ std::string redirect_error(const PlannedRedirect& r, int err) {
 
 int open_redirect_target(Shell& sh, const PlannedRedirect& r) {
   int fd = open_user_path(sh, r.path, r.flags);
-  if (fd < 0 && !sh.sandbox_refusal.empty()) {  // fails closed there: say why
+  if (fd < 0 && !sh.services().refusal().empty()) {  // fails closed there: say why
     int err = errno;
     report_sandbox_refusal(sh, "open '" + r.path + "'");
     errno = err;

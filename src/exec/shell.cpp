@@ -22,8 +22,6 @@ constexpr size_t kMaxSubstOutput = size_t(1) << 30;  // 1 GiB of $(...) output
 
 Shell* current_shell() { return g_shell; }
 
-const sandbox::Prepared Shell::kNoSandbox{};
-
 Shell::Shell() {
   g_shell = this;
   shell_pid = ::getpid();

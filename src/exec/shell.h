@@ -19,6 +19,7 @@
 
 #include "exec/builtin_api.h"
 #include "exec/output.h"
+#include "exec/session_services.h"
 #include "exec/vars.h"
 #include "sandbox/prepared.h"
 #include "syntax/ast.h"
@@ -83,6 +84,8 @@ class Shell {
  public:
   Shell();
   ~Shell();
+  Shell(const Shell&) = delete;  // services_ may point into this object
+  Shell& operator=(const Shell&) = delete;
 
   // ---- entry points --------------------------------------------------------
   // Runs the text command by command. `filename` is shown in errors. Returns $?.
@@ -130,31 +133,16 @@ class Shell {
   std::string traps[NSIG];                // [0] = EXIT; empty = default
   bool trap_set[NSIG] = {};
   bool trap_ignored_at_entry[NSIG] = {};  // non-interactive: cannot be trapped
+  // The session's services (sandbox, refusal, broker, relay, audit), injected by the
+  // session; PlainServices until then. Not owned: they outlive every use.
+  SessionServices& services() { return *services_; }
+  void set_services(SessionServices* s) { services_ = s ? s : &plain_services_; }
   // The session sandbox, prepared on first use (before the first fork), in the
   // process that owns the session; forks inherit it.
-  const sandbox::Prepared& prepared() {
-    if (prepare_hook) {
-      auto hook = std::move(prepare_hook);
-      prepare_hook = nullptr;
-      hook();
-    }
-    return *prepared_ptr;
-  }
-  const sandbox::Prepared* prepared_ptr = &kNoSandbox;
-  std::function<void()> prepare_hook;
-  // Non-empty when the profile needs a sandbox this kernel cannot give (enforce):
-  // external commands are refused with this as the Suggestion.
-  std::string sandbox_refusal;
-  // Opens a file for a builtin redirection (the sandbox's fd broker); null: open().
-  // GIVE_UP is asked when a signal interrupts a blocking open.
-  std::function<int(const std::string& path, int flags, const std::function<bool()>& give_up, int* err)> open_for_user;
-  // kill(2) refused with EPERM in a sandboxed fork of lash (Landlock's signal scope):
-  // asks the session to signal one of its own processes. Null: no such way.
-  std::function<int(pid_t pid, int sig)> relay_signal;
+  const sandbox::Prepared& prepared() { return services_->prepared(); }
   // Set when the profile needs a sandbox: /dev/stdin, /dev/stdout, /dev/stderr and
   // /dev/fd/N in the shell's own opens name the shell's descriptors (redirect.h).
   bool fd_names_are_shell_fds = false;
-  static const sandbox::Prepared kNoSandbox;
   std::shared_ptr<PolicyGate> gate;       // the session's policy (null: nothing checked)
 
   // Dry run (`profile test`): expansion runs no command substitution and assigns
@@ -208,8 +196,6 @@ class Shell {
   // A child reaped while waiting for another: a job is marked done, any other child's
   // status is kept for the wait_pid that claims it.
   void note_reaped(pid_t pid, int status);
-  // Told of a reaped child that is not a job: one of lash's own helpers (the broker).
-  std::function<void(pid_t)> child_reaped;
   std::map<pid_t, int> reaped_unclaimed;
   // Waits for pid (foreground or job); returns its shell status (128+N for signals).
   int wait_pid(pid_t pid, bool interruptible = false);
@@ -260,6 +246,8 @@ class Shell {
 
  private:
   friend struct Interp;
+  PlainServices plain_services_;
+  SessionServices* services_ = &plain_services_;
   Output out_{1};
   Output err_{2};
 };

@@ -30,8 +30,7 @@ int copy_script_fd(int n) {
 
 int open_user_path(Shell& sh, const std::string& path, int flags, bool fd_names) {
   if (int n = fd_names && sh.fd_names_are_shell_fds ? shell_fd_named(path) : -1; n >= 0) return copy_script_fd(n);
-  sh.prepared();
-  if (!sh.sandbox_refusal.empty()) {
+  if (!sh.services().refusal().empty()) {
     errno = EACCES;  // fail closed: the kernel cannot check this open
     return -1;
   }
@@ -39,9 +38,9 @@ int open_user_path(Shell& sh, const std::string& path, int flags, bool fd_names)
   // shell ends by it, or its trap runs once this command has failed (as in dash).
   auto give_up = [&sh]() { return sh.signal_ends_blocking_call(); };
   int fd;
-  if (sh.open_for_user) {
+  if (sh.services().has_broker()) {
     int err = 0;
-    fd = sh.open_for_user(path, flags, give_up, &err);
+    fd = sh.services().open_for_user(path, flags, give_up, &err);
     // The broker refuses /proc's magic links (ELOOP), which would name its own
     // descriptors, and cannot see the shell's /proc/PID (ENOENT, a private /proc):
     // a name that leads to one of the shell's descriptors is served as its copy
@@ -51,7 +50,7 @@ int open_user_path(Shell& sh, const std::string& path, int flags, bool fd_names)
       if (fd_names && !(flags & O_NOFOLLOW))
         if (int n = fd_alias_target(path); n >= 0) return copy_script_fd(n);
       if (std::string plain = without_proc_self_links(path); !plain.empty()) {
-        fd = sh.open_for_user(plain, flags, give_up, &err);
+        fd = sh.services().open_for_user(plain, flags, give_up, &err);
         if (fd >= 0) return fd;
       }
     }
