@@ -1,5 +1,9 @@
 // Internal pieces of the interpreter shared between its .cpp files.
 #pragma once
+#include <fcntl.h>
+#include <unistd.h>
+
+#include "base/unique_fd.h"
 #include "exec/shell.h"
 #include "sandbox/launch.h"
 
@@ -20,6 +24,19 @@ struct Interp {
   static int run_background(Shell& sh, const ast::AndOr& ao);
   static int run_pipeline(Shell& sh, const ast::Pipeline& p);
 };
+
+// Puts FD on TARGET in this process (a forked child setting up its 0 or 1), without
+// close-on-exec, and gives FD up. False, with errno, when dup2 failed.
+inline bool move_fd_to(unique_fd& fd, int target) {
+  if (fd.get() == target) {  // dup2 would keep its close-on-exec flag
+    if (::fcntl(target, F_SETFD, 0) != 0) return false;
+    fd.release();
+    return true;
+  }
+  if (::dup2(fd.get(), target) < 0) return false;
+  fd.reset();
+  return true;
+}
 
 // Forks a subshell (under the session sandbox) that runs `setup` then `body` and
 // exits with body's status; a fatal error or `exit` inside ends only the subshell.

@@ -311,10 +311,10 @@ int Interp::run_background(Shell& sh, const ast::AndOr& ao) {
     // /dev/null unless redirected (POSIX 2.9.3).
     Shell::set_disposition(SIGINT, SIG_IGN);
     Shell::set_disposition(SIGQUIT, SIG_IGN);
-    int fd = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
-    if (fd >= 0) {
-      ::dup2(fd, 0);
-      ::close(fd);
+    unique_fd nul(::open("/dev/null", O_RDONLY | O_CLOEXEC));
+    if (nul && !move_fd_to(nul, 0)) {
+      sh.error(std::string("cannot redirect standard input: ") + std::strerror(errno));
+      sh.child_exit(2);
     }
   };
   pid_t pid = fork_subshell(sh, setup, [&] { return sh.eval_and_or(ao, true); });
@@ -328,43 +328,32 @@ int Interp::run_pipeline(Shell& sh, const ast::Pipeline& p) {
   const size_t n = p.commands.size();
   std::vector<pid_t> pids;
   pids.reserve(n);
-  int prev_read = -1;
+  unique_fd prev_read;  // the previous member's output, this member's input
   sh.out().flush();
   sh.err().flush();
   for (size_t i = 0; i < n; ++i) {
-    int fds[2] = {-1, -1};
     bool last = i + 1 == n;
-    if (!last && ::pipe2(fds, O_CLOEXEC) < 0) {
-      sh.error(std::string("cannot create pipe: ") + std::strerror(errno));
-      if (prev_read >= 0) ::close(prev_read);
-      break;
+    unique_fd read_end, write_end;
+    if (!last) {
+      int fds[2];
+      if (::pipe2(fds, O_CLOEXEC) < 0) {
+        sh.error(std::string("cannot create pipe: ") + std::strerror(errno));
+        break;
+      }
+      read_end.reset(fds[0]);
+      write_end.reset(fds[1]);
     }
     auto setup = [&] {
-      if (prev_read >= 0) {
-        ::dup2(prev_read, 0);
-        ::close(prev_read);
-      }
-      if (!last) {
-        ::dup2(fds[1], 1);
-        ::close(fds[1]);
-        ::close(fds[0]);
+      read_end.reset();  // the next member's
+      if ((prev_read && !move_fd_to(prev_read, 0)) || (write_end && !move_fd_to(write_end, 1))) {
+        sh.error(std::string("cannot connect the pipeline: ") + std::strerror(errno));
+        sh.child_exit(2);
       }
     };
     pid_t pid = fork_subshell(sh, setup, [&] { return sh.eval_command(p.commands[i], true); });
-    if (pid < 0) {
-      if (prev_read >= 0) ::close(prev_read);
-      if (!last) {
-        ::close(fds[0]);
-        ::close(fds[1]);
-      }
-      break;
-    }
+    if (pid < 0) break;
     pids.push_back(pid);
-    if (prev_read >= 0) ::close(prev_read);
-    if (!last) {
-      ::close(fds[1]);
-      prev_read = fds[0];
-    }
+    prev_read = std::move(read_end);  // and write_end closes here: only the child writes
   }
   int st = 0, fail = 0;
   for (size_t i = 0; i < pids.size(); ++i) {

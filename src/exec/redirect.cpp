@@ -221,7 +221,15 @@ void FdSaver::save(int fd) {
 void FdSaver::restore() {
   for (auto it = saved_.rbegin(); it != saved_.rend(); ++it) {
     if (it->copy >= 0) {
-      ::dup2(it->copy, it->fd);
+      // Cannot fail for two open descriptors but EINTR/EBUSY races; then the shell's
+      // own descriptor stays redirected, which it must say.
+      int rc;
+      do rc = ::dup2(it->copy, it->fd);
+      while (rc < 0 && (errno == EINTR || errno == EBUSY));
+      if (rc < 0) {
+        std::string msg = "lash: cannot restore descriptor " + std::to_string(it->fd) + ": " + std::strerror(errno) + "\n";
+        (void)!::write(2, msg.data(), msg.size());
+      }
       ::close(it->copy);
     } else {
       ::close(it->fd);
