@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include "base/unique_fd.h"
+#include "base/status.h"
 #include "exec/shell.h"
 #include "sandbox/launch.h"
 
@@ -38,18 +39,26 @@ inline bool move_fd_to(unique_fd& fd, int target) {
   return true;
 }
 
+// fork_subshell's answer when max_processes refused the fork (status 126).
+inline constexpr pid_t kForkRefused = -2;
+
 // Forks a subshell (under the session sandbox) that runs `setup` then `body` and
 // exits with body's status; a fatal error or `exit` inside ends only the subshell.
-// Returns the child's pid, or -1 after printing why the fork failed.
+// Returns the child's pid, or -1 after printing why the fork failed, or kForkRefused
+// after printing the max_processes refusal.
 template <class Setup, class Body>
 pid_t fork_subshell(Shell& sh, Setup&& setup, Body&& body) {
+  if (!sh.process_slot_free("start a subshell", nullptr)) return kForkRefused;
   sh.flush_all();
   auto pid = sandbox::fork_shell(sh.prepared());
   if (!pid.ok()) {
     sh.error("cannot fork: " + pid.error().message());
     return -1;
   }
-  if (*pid != 0) return *pid;
+  if (*pid != 0) {
+    sh.child_started(*pid);
+    return *pid;
+  }
   sh.become_subshell();
   setup();
   int st = 0;

@@ -300,7 +300,8 @@ int Interp::run_case(Shell& sh, const ast::CaseClause& n, bool tail) {
 
 int Interp::run_subshell(Shell& sh, const ast::Subshell& n) {
   pid_t pid = fork_subshell(sh, [] {}, [&] { return n.body ? sh.eval_list(*n.body, true) : 0; });
-  return pid < 0 ? 2 : sh.wait_pid(pid);
+  if (pid < 0) return pid == kForkRefused ? status::refused : 2;
+  return sh.wait_pid(pid);
 }
 
 int Interp::run_background(Shell& sh, const ast::AndOr& ao) {
@@ -318,7 +319,7 @@ int Interp::run_background(Shell& sh, const ast::AndOr& ao) {
     }
   };
   pid_t pid = fork_subshell(sh, setup, [&] { return sh.eval_and_or(ao, true); });
-  if (pid < 0) return 2;
+  if (pid < 0) return pid == kForkRefused ? status::refused : 2;
   sh.jobs.push_back(Job{pid, false, 0});
   sh.last_bg = pid;
   return 0;
@@ -329,6 +330,7 @@ int Interp::run_pipeline(Shell& sh, const ast::Pipeline& p) {
   std::vector<pid_t> pids;
   pids.reserve(n);
   unique_fd prev_read;  // the previous member's output, this member's input
+  bool refused = false;
   sh.out().flush();
   sh.err().flush();
   for (size_t i = 0; i < n; ++i) {
@@ -351,7 +353,10 @@ int Interp::run_pipeline(Shell& sh, const ast::Pipeline& p) {
       }
     };
     pid_t pid = fork_subshell(sh, setup, [&] { return sh.eval_command(p.commands[i], true); });
-    if (pid < 0) break;
+    if (pid < 0) {
+      refused = pid == kForkRefused;
+      break;
+    }
     pids.push_back(pid);
     prev_read = std::move(read_end);  // and write_end closes here: only the child writes
   }
@@ -361,7 +366,7 @@ int Interp::run_pipeline(Shell& sh, const ast::Pipeline& p) {
     st = s;
     if (s != 0) fail = s;
   }
-  if (pids.size() < n) return 2;
+  if (pids.size() < n) return refused ? status::refused : 2;
   if (sh.opt.pipefail) return fail;
   return st;
 }

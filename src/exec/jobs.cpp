@@ -28,6 +28,7 @@ static void forward_pending(Shell& sh, pid_t pid) {
 }
 
 void Shell::note_reaped(pid_t pid, int status) {
+  child_gone(pid);
   for (auto& j : jobs)
     if (j.pid == pid) {
       j.done = true;
@@ -84,6 +85,7 @@ int Shell::wait_pid(pid_t pid, bool interruptible) {
     return 127;  // not our child
   }
   g_foreground = 0;
+  child_gone(pid);
   int st = decode(ws);
   for (auto& j : jobs)
     if (j.pid == pid) {
@@ -100,6 +102,7 @@ void Shell::reap_jobs() {
     int ws;
     pid_t r = ::waitpid(j.pid, &ws, WNOHANG);
     if (r == j.pid) {
+      child_gone(r);
       j.done = true;
       j.status = decode(ws);
     }

@@ -295,6 +295,7 @@ void activate_profile(Shell& sh, std::shared_ptr<const policy::ResolvedProfile> 
     gate->child_env = std::make_shared<const policy::ChildEnv>(v);
   gate->always_env.push_back("LASH_SESSION=" + s.id);
   sh.gate = std::move(gate);
+  sh.max_processes = v.max_processes.value;
   sandbox::SandboxPlan quick = sandbox::plan_without_context(*profile);  // needs_sandbox's plan, once
   sh.fd_names_are_shell_fds = !quick.empty();
   sh.keeps_own_file_size_hard = may_record(*profile, quick);

@@ -333,6 +333,7 @@ std::string Shell::command_substitution(const ast::List& body) {
         }
       },
       [&] { return eval_list(body, true); });
+  if (pid == kForkRefused) throw Refused{};  // the command ends with 126, as a policy refusal
   if (pid < 0) throw FatalError{"", 2};
   write_end.reset();  // only the child writes: EOF when it is done
   std::string out;

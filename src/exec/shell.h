@@ -197,6 +197,18 @@ class Shell {
   // status is kept for the wait_pid that claims it.
   void note_reaped(pid_t pid, int status);
   std::map<pid_t, int> reaped_unclaimed;
+  // The profile's max_processes (0: none), counted by the shell itself over lash and
+  // the children this process started and has not reaped, so that it binds with or
+  // without a pids cgroup (the kernel bounds the session as a whole). A subshell
+  // counts its own children.
+  uint64_t max_processes = 0;
+  std::set<pid_t> live_children;
+  void child_started(pid_t pid) { live_children.insert(pid); }
+  void child_gone(pid_t pid) { live_children.erase(pid); }
+  // Whether one more child fits under max_processes. If not, prints the refusal
+  // (Problem/Suggestion; WHAT is "run 'cc'" or "start a subshell") and audits it
+  // when ACTION is given; the caller ends the command with status 126.
+  bool process_slot_free(const std::string& what, const policy::Action* action);
   // Waits for pid (foreground or job); returns its shell status (128+N for signals).
   int wait_pid(pid_t pid, bool interruptible = false);
   // Runs pending traps, if any (called between commands).

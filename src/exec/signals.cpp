@@ -223,6 +223,7 @@ void Shell::become_subshell() {
   in_subshell = true;
   jobs.clear();
   reaped_unclaimed.clear();
+  live_children.clear();  // the parent's, not this process's
   // Traps are reset in a subshell, except that ignored signals stay ignored.
   for (int sig = 0; sig < NSIG; ++sig) {
     if (trap_set[sig] && !traps[sig].empty()) {

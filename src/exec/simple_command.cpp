@@ -287,8 +287,17 @@ int run_noexec(Shell& sh, const SimplePlan& p, bool in_place) {
     saver.keep();
     run_as_script(sh, p);
   });
-  if (pid < 0) return 2;
+  if (pid < 0) return pid == kForkRefused ? status::refused : 2;
   return sh.wait_pid(pid);
+}
+
+// The Spawn action of a plan that starts a program, as the engine and `profile test`
+// see it (its real path), for the audit of a refusal the check did not make.
+policy::Action spawn_action(Shell& sh, const SimplePlan& p) {
+  if (sh.gate)
+    for (auto& a : plan_actions(sh, p))
+      if (std::holds_alternative<policy::Spawn>(a.action)) return a.action;
+  return policy::Spawn{p.argv.empty() ? std::string() : p.argv[0], p.path};
 }
 
 // In place, this process becomes the program: its audit record carries this pid. A
@@ -324,12 +333,15 @@ int launch_checked(Shell& sh, const CheckedPlan& cp, bool in_place) {
     if (f.step == sandbox::ChildStep::exec && f.err == ENOEXEC) return run_noexec(sh, p, true);
     return report_launch_failure(sh, p, f, spec.fd_ops);
   }
+  policy::Action action = spawn_action(sh, p);
+  if (!sh.process_slot_free("run '" + p.argv[0] + "'", &action)) return status::refused;
   auto r = sandbox::launch(sh.prepared(), spec);
   keep.clear();
   if (!r.ok()) {
     sh.error(p.argv[0] + ": " + r.error().message());
     return 126;
   }
+  sh.child_started(r->pid);
   if (r->failure.step != sandbox::ChildStep::none) {
     if (r->pid > 0) sh.wait_pid(r->pid);
     if (r->failure.step == sandbox::ChildStep::exec && r->failure.err == ENOEXEC) return run_noexec(sh, p, false);
@@ -402,13 +414,7 @@ bool is_exec_builtin(const SimplePlan& p) {
 bool refused_for_sandbox(Shell& sh, const SimplePlan& p) {
   const std::string& reason = sh.services().refusal();
   if (reason.empty()) return false;
-  policy::Action action = policy::Spawn{p.argv.empty() ? std::string() : p.argv[0], p.path};
-  if (sh.gate)
-    for (auto& a : plan_actions(sh, p))
-      if (std::holds_alternative<policy::Spawn>(a.action)) {
-        action = a.action;
-        break;
-      }
+  policy::Action action = spawn_action(sh, p);
   std::string what = "run '" + std::get<policy::Spawn>(action).argv0 + "'";
   policy::Decision d = sandbox_refusal_decision(sh.gate ? sh.gate->profile_name : "default", what, reason);
   sh.services().audit(action, d);
@@ -611,6 +617,23 @@ int Shell::run_program(const std::string& path, const std::vector<std::string>& 
   Checked checked = check_plan(*this, p);
   if (!checked.allowed) return status::refused;
   return launch_checked(*this, *checked.launch, /*in_place=*/false);
+}
+
+bool Shell::process_slot_free(const std::string& what, const policy::Action* action) {
+  // lash itself is one of the session's processes, as the pids cgroup counts it.
+  if (max_processes == 0 || live_children.size() + 2 <= max_processes) return true;
+  std::string profile = gate ? gate->profile_name : "default";
+  policy::Decision d;
+  d.verdict = policy::Verdict::deny;
+  d.decided_by.key = "resources.max_processes";
+  d.decided_by.file = profile;
+  d.problem = "This session (profile: " + profile + ") cannot " + what +
+              ": lash and its live children would exceed max_processes = " + std::to_string(max_processes) + ".";
+  d.suggestion = "Wait for background jobs (`wait`) before starting more, or raise max_processes in the profile.";
+  if (action) services().audit(*action, d);
+  flush_all();
+  write_all(2, policy::explain::refusal_lines(d));
+  return false;
 }
 
 int Shell::call_function(const std::shared_ptr<const ast::Command>& body, std::vector<std::string>& argv) {
