@@ -262,7 +262,8 @@ void pass_user_fds(Shell& sh, std::vector<sandbox::FdOp>& ops) {
 // The one spawn spec of a program, for every way it starts (a command, a tail exec
 // in a subshell or pipeline member, the `exec` builtin): what it runs, with which
 // environment, and its descriptors. Returns false after printing a redirection error.
-bool build_spawn_spec(Shell& sh, const SimplePlan& p, sandbox::SpawnSpec& spec, std::vector<unique_fd>& keep) {
+bool build_spawn_spec(Shell& sh, const CheckedPlan& cp, sandbox::SpawnSpec& spec, std::vector<unique_fd>& keep) {
+  const SimplePlan& p = cp.plan();
   spec.path = p.path;
   spec.argv = p.argv;
   spec.file_size_hard = sh.script_file_size_hard;
@@ -323,7 +324,7 @@ int launch_checked(Shell& sh, const CheckedPlan& cp, bool in_place) {
   const SimplePlan& p = cp.plan();
   sandbox::SpawnSpec spec;
   std::vector<unique_fd> keep;
-  if (!build_spawn_spec(sh, p, spec, keep)) return 2;
+  if (!build_spawn_spec(sh, cp, spec, keep)) return 2;
   sh.out().flush();
   sh.err().flush();
   if (in_place) {
