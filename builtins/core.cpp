@@ -78,13 +78,13 @@ int bi_dot(Shell& sh, std::vector<std::string>& argv) {
   if (argv.size() < 2) throw FatalError{".: filename argument required", 2};
   std::string path = exec::find_dot_file(sh, argv[1]);
   if (path.empty()) {
-    if (!sh.sandbox_refusal.empty()) exec::report_sandbox_refusal(sh, "read '" + argv[1] + "'");
+    if (!sh.services().refusal().empty()) exec::report_sandbox_refusal(sh, "read '" + argv[1] + "'");
     throw FatalError{".: cannot open " + argv[1] + ": No such file", 2};
   }
   std::string text;
   // Read through the session's broker when sandboxed: the kernel checks it.
   if (int err = exec::read_user_file(sh, path, text)) {
-    if (!sh.sandbox_refusal.empty()) exec::report_sandbox_refusal(sh, "read '" + path + "'");  // failed closed: say why
+    if (!sh.services().refusal().empty()) exec::report_sandbox_refusal(sh, "read '" + path + "'");  // failed closed: say why
     throw FatalError{".: cannot open " + path + ": " + std::strerror(err), 2};
   }
   if (sh.call_depth >= exec::kMaxCallDepth) throw FatalError{".: nesting limit reached", 2};

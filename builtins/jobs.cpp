@@ -182,7 +182,7 @@ int bi_kill(Shell& sh, std::vector<std::string>& argv) {
       // Landlock refuses signals to processes outside the subshell's own domain, lash
       // and the other jobs included: the session relays those, and only to its own
       // processes.
-      if (err == EPERM && o->value > 0 && sh.relay_signal) err = sh.relay_signal(lash ? 0 : pid, sig);
+      if (err == EPERM && o->value > 0) err = sh.services().relay_signal(lash ? 0 : pid, sig);
     }
     if (err != 0) {
       sh.error("kill: " + argv[i] + ": " + std::strerror(err));

@@ -244,7 +244,7 @@ int cmd_validate(Shell& sh, std::vector<std::string> args) {
     // As the loader reads policy files: one name, no symlink (store.h).
     std::string text;
     if (int err = exec::read_user_regular_file(sh, path, text, policy::kMaxPolicyFile, /*one_name=*/true)) {
-      if (!sh.sandbox_refusal.empty()) exec::report_sandbox_refusal(sh, "read '" + path + "'");  // failed closed: say why
+      if (!sh.services().refusal().empty()) exec::report_sandbox_refusal(sh, "read '" + path + "'");  // failed closed: say why
       std::string why = err == EINVAL   ? "not a regular file"
                         : err == EFBIG  ? "file is larger than 64 KiB"
                         : err == ELOOP  ? policy::kPolicyFileSymlink

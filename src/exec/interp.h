@@ -1,5 +1,10 @@
 // Internal pieces of the interpreter shared between its .cpp files.
 #pragma once
+#include <fcntl.h>
+#include <unistd.h>
+
+#include "base/unique_fd.h"
+#include "base/status.h"
 #include "exec/shell.h"
 #include "sandbox/launch.h"
 
@@ -21,18 +26,39 @@ struct Interp {
   static int run_pipeline(Shell& sh, const ast::Pipeline& p);
 };
 
+// Puts FD on TARGET in this process (a forked child setting up its 0 or 1), without
+// close-on-exec, and gives FD up. False, with errno, when dup2 failed.
+inline bool move_fd_to(unique_fd& fd, int target) {
+  if (fd.get() == target) {  // dup2 would keep its close-on-exec flag
+    if (::fcntl(target, F_SETFD, 0) != 0) return false;
+    fd.release();
+    return true;
+  }
+  if (::dup2(fd.get(), target) < 0) return false;
+  fd.reset();
+  return true;
+}
+
+// fork_subshell's answer when max_processes refused the fork (status 126).
+inline constexpr pid_t kForkRefused = -2;
+
 // Forks a subshell (under the session sandbox) that runs `setup` then `body` and
 // exits with body's status; a fatal error or `exit` inside ends only the subshell.
-// Returns the child's pid, or -1 after printing why the fork failed.
+// Returns the child's pid, or -1 after printing why the fork failed, or kForkRefused
+// after printing the max_processes refusal.
 template <class Setup, class Body>
 pid_t fork_subshell(Shell& sh, Setup&& setup, Body&& body) {
+  if (!sh.process_slot_free("start a subshell", nullptr)) return kForkRefused;
   sh.flush_all();
   auto pid = sandbox::fork_shell(sh.prepared());
   if (!pid.ok()) {
     sh.error("cannot fork: " + pid.error().message());
     return -1;
   }
-  if (*pid != 0) return *pid;
+  if (*pid != 0) {
+    sh.child_started(*pid);
+    return *pid;
+  }
   sh.become_subshell();
   setup();
   int st = 0;

@@ -279,7 +279,8 @@ int Interp::run_case(Shell& sh, const ast::CaseClause& n, bool tail) {
 
 int Interp::run_subshell(Shell& sh, const ast::Subshell& n) {
   pid_t pid = fork_subshell(sh, [] {}, [&] { return n.body ? sh.eval_list(*n.body, true) : 0; });
-  return pid < 0 ? 2 : sh.wait_pid(pid);
+  if (pid < 0) return pid == kForkRefused ? status::refused : 2;
+  return sh.wait_pid(pid);
 }
 
 int Interp::run_background(Shell& sh, const ast::AndOr& ao) {
@@ -288,16 +289,16 @@ int Interp::run_background(Shell& sh, const ast::AndOr& ao) {
     if (sh.opt.monitor) return;
     // Non-interactive background commands ignore keyboard signals and read from
     // /dev/null unless redirected (POSIX 2.9.3).
-    ::signal(SIGINT, SIG_IGN);
-    ::signal(SIGQUIT, SIG_IGN);
-    int fd = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
-    if (fd >= 0) {
-      ::dup2(fd, 0);
-      ::close(fd);
+    Shell::set_disposition(SIGINT, SIG_IGN);
+    Shell::set_disposition(SIGQUIT, SIG_IGN);
+    unique_fd nul(::open("/dev/null", O_RDONLY | O_CLOEXEC));
+    if (nul && !move_fd_to(nul, 0)) {
+      sh.error(std::string("cannot redirect standard input: ") + std::strerror(errno));
+      sh.child_exit(2);
     }
   };
   pid_t pid = fork_subshell(sh, setup, [&] { return sh.eval_and_or(ao, true); });
-  if (pid < 0) return 2;
+  if (pid < 0) return pid == kForkRefused ? status::refused : 2;
   // In a session with its own pid namespace the shell speaks its numbering: read
   // now, while the job cannot have been reaped (one /proc read per background job).
   pid_t shown = sandbox::session_pid_of(pid);
@@ -312,43 +313,36 @@ int Interp::run_pipeline(Shell& sh, const ast::Pipeline& p) {
   const size_t n = p.commands.size();
   std::vector<pid_t> pids;
   pids.reserve(n);
-  int prev_read = -1;
+  unique_fd prev_read;  // the previous member's output, this member's input
+  bool refused = false;
   sh.out().flush();
   sh.err().flush();
   for (size_t i = 0; i < n; ++i) {
-    int fds[2] = {-1, -1};
     bool last = i + 1 == n;
-    if (!last && ::pipe2(fds, O_CLOEXEC) < 0) {
-      sh.error(std::string("cannot create pipe: ") + std::strerror(errno));
-      if (prev_read >= 0) ::close(prev_read);
-      break;
+    unique_fd read_end, write_end;
+    if (!last) {
+      int fds[2];
+      if (::pipe2(fds, O_CLOEXEC) < 0) {
+        sh.error(std::string("cannot create pipe: ") + std::strerror(errno));
+        break;
+      }
+      read_end.reset(fds[0]);
+      write_end.reset(fds[1]);
     }
     auto setup = [&] {
-      if (prev_read >= 0) {
-        ::dup2(prev_read, 0);
-        ::close(prev_read);
-      }
-      if (!last) {
-        ::dup2(fds[1], 1);
-        ::close(fds[1]);
-        ::close(fds[0]);
+      read_end.reset();  // the next member's
+      if ((prev_read && !move_fd_to(prev_read, 0)) || (write_end && !move_fd_to(write_end, 1))) {
+        sh.error(std::string("cannot connect the pipeline: ") + std::strerror(errno));
+        sh.child_exit(2);
       }
     };
     pid_t pid = fork_subshell(sh, setup, [&] { return sh.eval_command(p.commands[i], true); });
     if (pid < 0) {
-      if (prev_read >= 0) ::close(prev_read);
-      if (!last) {
-        ::close(fds[0]);
-        ::close(fds[1]);
-      }
+      refused = pid == kForkRefused;
       break;
     }
     pids.push_back(pid);
-    if (prev_read >= 0) ::close(prev_read);
-    if (!last) {
-      ::close(fds[1]);
-      prev_read = fds[0];
-    }
+    prev_read = std::move(read_end);  // and write_end closes here: only the child writes
   }
   int st = 0, fail = 0;
   for (size_t i = 0; i < pids.size(); ++i) {
@@ -356,7 +350,7 @@ int Interp::run_pipeline(Shell& sh, const ast::Pipeline& p) {
     st = s;
     if (s != 0) fail = s;
   }
-  if (pids.size() < n) return 2;
+  if (pids.size() < n) return refused ? status::refused : 2;
   if (sh.opt.pipefail) return fail;
   return st;
 }

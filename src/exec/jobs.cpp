@@ -28,13 +28,14 @@ static void forward_pending(Shell& sh, pid_t pid) {
 }
 
 void Shell::note_reaped(pid_t pid, int status) {
+  child_gone(pid);
   for (auto& j : jobs)
     if (j.pid == pid) {
       j.done = true;
       j.status = status;
       return;
     }
-  if (child_reaped) child_reaped(pid);  // one of lash's helpers, perhaps
+  services().child_reaped(pid);  // one of lash's helpers, perhaps
   // A child not waited for yet (a later member of the pipeline being waited for).
   if (reaped_unclaimed.size() >= 4096) reaped_unclaimed.clear();  // bounded: never claimed
   reaped_unclaimed[pid] = status;
@@ -84,6 +85,7 @@ int Shell::wait_pid(pid_t pid, bool interruptible) {
     return 127;  // not our child
   }
   g_foreground = 0;
+  child_gone(pid);
   int st = decode(ws);
   for (auto& j : jobs)
     if (j.pid == pid) {
@@ -100,6 +102,7 @@ void Shell::reap_jobs() {
     int ws;
     pid_t r = ::waitpid(j.pid, &ws, WNOHANG);
     if (r == j.pid) {
+      child_gone(r);
       j.done = true;
       j.status = decode(ws);
     }

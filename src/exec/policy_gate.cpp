@@ -217,7 +217,7 @@ policy::Decision sandbox_refusal_decision(const std::string& profile, const std:
 void report_sandbox_refusal(Shell& sh, const std::string& what) {
   std::string profile = sh.gate ? sh.gate->profile_name : "default";
   sh.flush_all();
-  write_all(2, policy::explain::refusal_lines(sandbox_refusal_decision(profile, what, sh.sandbox_refusal)));
+  write_all(2, policy::explain::refusal_lines(sandbox_refusal_decision(profile, what, sh.services().refusal())));
 }
 
 policy::Decision audit_failure_decision(const std::string& profile, const std::string& what,

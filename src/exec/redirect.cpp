@@ -182,7 +182,7 @@ std::string redirect_error(const PlannedRedirect& r, int err) {
 
 int open_redirect_target(Shell& sh, const PlannedRedirect& r) {
   int fd = open_user_path(sh, r.path, r.flags);
-  if (fd < 0 && !sh.sandbox_refusal.empty()) {  // fails closed there: say why
+  if (fd < 0 && !sh.services().refusal().empty()) {  // fails closed there: say why
     int err = errno;
     report_sandbox_refusal(sh, "open '" + r.path + "'");
     errno = err;
@@ -233,7 +233,15 @@ bool FdSaver::save(int fd) {
 void FdSaver::restore() {
   for (auto it = saved_.rbegin(); it != saved_.rend(); ++it) {
     if (it->copy >= 0) {
-      ::dup2(it->copy, it->fd);
+      // Cannot fail for two open descriptors but EINTR/EBUSY races; then the shell's
+      // own descriptor stays redirected, which it must say.
+      int rc;
+      do rc = ::dup2(it->copy, it->fd);
+      while (rc < 0 && (errno == EINTR || errno == EBUSY));
+      if (rc < 0) {
+        std::string msg = "lash: cannot restore descriptor " + std::to_string(it->fd) + ": " + std::strerror(errno) + "\n";
+        (void)!::write(2, msg.data(), msg.size());
+      }
       ::close(it->copy);
     } else {
       ::close(it->fd);

@@ -105,8 +105,8 @@ std::optional<std::string> sandbox_refusal_for(Shell& sh, const policy::Resolved
   // The active profile's sandbox, once made, may have met a refusal no plan predicts
   // (a namespace the kernel refused). Before it is made (a pending prepare hook, as
   // right after a switch), the refusal held is the previous profile's.
-  if (s && s->active && s->active->name == profile.name && !sh.prepare_hook && !sh.sandbox_refusal.empty())
-    return sh.sandbox_refusal;
+  if (s && s->active && s->active->name == profile.name)
+    if (auto known = s->services.known_refusal(); known && !known->empty()) return known;
   if (!sandbox::needs_sandbox(profile)) return std::nullopt;
   sandbox::SandboxPlan plan = review_plan(sh, profile);
   auto r = sandbox::check_plan(plan, s && s->sandbox ? s->sandbox->capabilities() : sandbox::probe_capabilities());
@@ -176,14 +176,16 @@ std::string session_cache_dir(const Session& s) {
 
 // The kernel sandbox is compiled and prepared on first use, before the first fork:
 // a session that runs only builtins never pays for it.
-void arm_sandbox(Shell& sh, std::shared_ptr<const policy::ResolvedProfile> profile,
+void arm_sandbox(std::shared_ptr<const policy::ResolvedProfile> profile,
                  std::function<const policy::SessionFacts&()> facts) {
-  sh.prepare_hook = [&sh, profile, facts]() {
+  ActiveServices& svc = g_session->services;
+  // Each activation answers afresh: a refusal of the profile switched away from
+  // must not refuse the programs of the next one. Until the new sandbox is made,
+  // the previous one stays in force for anything already running under it.
+  svc.refusal_.clear();
+  svc.arm = [&svc, profile, facts]() {
     Session& s = *g_session;
     sandbox::SandboxPlan plan;  // empty: a plain shell (the default profile)
-    // Each activation answers afresh: a refusal of the profile switched away from
-    // must not refuse the programs of the next one.
-    sh.sandbox_refusal.clear();
     // Subshells run inside the sandbox, where $LASH_HOME is out of reach: they
     // write their audit records through this fd, opened before the first fork. It
     // also makes $LASH_HOME exist before the sandbox starts, so the namespace keeps
@@ -207,7 +209,7 @@ void arm_sandbox(Shell& sh, std::shared_ptr<const policy::ResolvedProfile> profi
       // (cgroup.h), which then overlaps the exec closure and the ruleset.
       if (!plan.empty() && !plan.spawn_any) {
         if (auto r = s.sandbox->begin(plan); !r) {
-          sh.sandbox_refusal = r.error().message();
+          svc.refusal_ = r.error().message();
           return;
         }
         sandbox::add_exec_closure(ctx, *profile, session_cache_dir(s));
@@ -217,29 +219,62 @@ void arm_sandbox(Shell& sh, std::shared_ptr<const policy::ResolvedProfile> profi
       open_audit(false);
     }
     if (plan.empty()) {
-      sh.prepared_ptr = &Shell::kNoSandbox;  // the default profile: a plain shell
-      sh.open_for_user = nullptr;
-      sh.relay_signal = nullptr;
+      svc.prepared_ = nullptr;  // the default profile: a plain shell
+      svc.sandboxed_ = false;
       return;
     }
     auto r = s.sandbox->prepare(plan);
     for (auto& note : s.sandbox->take_notes()) warn(note);
     if (!r) {
-      sh.sandbox_refusal = r.error().message();
+      svc.refusal_ = r.error().message();
       return;
     }
-    sh.sandbox_refusal.clear();
-    sh.prepared_ptr = &s.sandbox->prepared();
-    sh.relay_signal = [](pid_t pid, int sig) { return g_session->sandbox->relay_signal(pid, sig); };
-    sh.open_for_user = [](const std::string& path, int flags, const std::function<bool()>& give_up, int* err) {
-      auto fd = g_session->sandbox->open_for_user(path, flags, 0666, give_up);
-      if (!fd) {
-        *err = fd.error().err ? fd.error().err : EACCES;
-        return -1;
-      }
-      return fd->release();
-    };
+    svc.refusal_.clear();
+    svc.prepared_ = &s.sandbox->prepared();
+    svc.sandboxed_ = true;
   };
+}
+
+const sandbox::Prepared& ActiveServices::prepared() {
+  make();
+  return prepared_ ? *prepared_ : none_;
+}
+
+const std::string& ActiveServices::refusal() {
+  make();
+  return refusal_;
+}
+
+std::optional<std::string> ActiveServices::known_refusal() const {
+  if (arm) return std::nullopt;
+  return refusal_;
+}
+
+bool ActiveServices::has_broker() {
+  make();
+  return sandboxed_;
+}
+
+int ActiveServices::open_for_user(const std::string& path, int flags, const std::function<bool()>& give_up, int* err) {
+  auto fd = g_session->sandbox->open_for_user(path, flags, 0666, give_up);
+  if (!fd) {
+    *err = fd.error().err ? fd.error().err : EACCES;
+    return -1;
+  }
+  return fd->release();
+}
+
+int ActiveServices::relay_signal(pid_t pid, int sig) {
+  if (!sandboxed_) return EPERM;  // no relay: kill's own answer stands
+  return g_session->sandbox->relay_signal(pid, sig);
+}
+
+void ActiveServices::child_reaped(pid_t pid) {
+  if (g_session && g_session->sandbox) g_session->sandbox->child_reaped(pid);
+}
+
+void ActiveServices::audit(const policy::Action& action, const policy::Decision& decision) {
+  audit_decision(action, decision);
 }
 
 void audit_process(const policy::Action& action, const policy::Decision& decision, pid_t pid, int status) {
@@ -292,6 +327,7 @@ void activate_profile(Shell& sh, std::shared_ptr<const policy::ResolvedProfile> 
   gate->always_env.push_back("LASH_SESSION=" + s.id);
   sh.gate = std::move(gate);
   drop_denied_variables(sh, v);
+  sh.max_processes = v.max_processes.value;
   sandbox::SandboxPlan quick = sandbox::plan_without_context(*profile);  // needs_sandbox's plan, once
   sh.fd_names_are_shell_fds = !quick.empty();
   sh.keeps_own_file_size_hard = may_record(*profile, quick);
@@ -299,7 +335,8 @@ void activate_profile(Shell& sh, std::shared_ptr<const policy::ResolvedProfile> 
   // lash from opening it at all. A failure is said by the first record's write, which
   // tries again.
   if (sh.keeps_own_file_size_hard) (void)s.sink->open_now();
-  arm_sandbox(sh, profile, get_facts);
+  arm_sandbox(profile, get_facts);
+  sh.set_services(&s.services);
 }
 
 namespace {
@@ -351,9 +388,6 @@ Result<void> start_session(Shell& sh, std::optional<std::string> requested) {
     sh.vars.set("TMPDIR", *tmp, true);
   }
   sh.exit_hook = end_session;
-  sh.child_reaped = [](pid_t pid) {
-    if (g_session && g_session->sandbox) g_session->sandbox->child_reaped(pid);
-  };
   activate_profile(sh, s.selection.profile);
   if (!s.selection.assigned_name.empty() && s.selection.profile->name != s.selection.assigned_name) {
     // The assigned profile could not be loaded: the session fell back. Record it.

@@ -13,11 +13,43 @@
 #include "policy/json_text.h"
 #include "policy/selector.h"
 #include "policy/session_facts.h"
+#include "exec/session_services.h"
 #include "sandbox/session_sandbox.h"
 
 namespace lash::exec {
 
 class Shell;
+
+// The session's services as the interpreter sees them (session_services.h): the
+// sandbox of the active profile, made on first use, and its refusal.
+class ActiveServices final : public SessionServices {
+ public:
+  const sandbox::Prepared& prepared() override;
+  const std::string& refusal() override;
+  bool has_broker() override;
+  int open_for_user(const std::string& path, int flags, const std::function<bool()>& give_up, int* err) override;
+  int relay_signal(pid_t pid, int sig) override;
+  void child_reaped(pid_t pid) override;
+  void audit(const policy::Action& action, const policy::Decision& decision) override;
+
+  // Set by activate_profile: makes the sandbox of the profile just activated.
+  std::function<void()> arm;
+  // The refusal known without making the sandbox: nullopt while it is not made.
+  std::optional<std::string> known_refusal() const;
+
+  const sandbox::Prepared* prepared_ = nullptr;  // null: no sandbox (a plain shell)
+  std::string refusal_;
+  bool sandboxed_ = false;  // the broker and the relay serve
+
+ private:
+  void make() {
+    if (!arm) return;
+    auto f = std::move(arm);
+    arm = nullptr;
+    f();
+  }
+  const sandbox::Prepared none_{};
+};
 
 struct Session {
   policy::Selection selection;
@@ -32,6 +64,7 @@ struct Session {
   // on the gate refuses every program and redirection (fail closed) and nothing more
   // is written. Kept across `profile switch`. In a subshell it is the subshell's own.
   std::string audit_failure;
+  ActiveServices services;
 };
 
 // Selects and loads the session's profile (-p NAME when given), builds the engine,

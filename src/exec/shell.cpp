@@ -22,8 +22,6 @@ constexpr size_t kMaxSubstOutput = size_t(1) << 30;  // 1 GiB of $(...) output
 
 Shell* current_shell() { return g_shell; }
 
-const sandbox::Prepared Shell::kNoSandbox{};
-
 Shell::Shell() {
   g_shell = this;
   shell_pid = ::getpid();
@@ -324,39 +322,37 @@ int Shell::run_fd(int fd, const std::string& filename) {
 std::string Shell::command_substitution(const ast::List& body) {
   int fds[2];
   if (::pipe2(fds, O_CLOEXEC) < 0) throw FatalError{std::string("cannot create pipe: ") + std::strerror(errno), 2};
+  unique_fd read_end(fds[0]), write_end(fds[1]);
   pid_t pid = fork_subshell(
       *this,
       [&] {
-        ::close(fds[0]);
-        if (fds[1] != 1) {
-          ::dup2(fds[1], 1);
-          ::close(fds[1]);
+        read_end.reset();
+        if (!move_fd_to(write_end, 1)) {
+          error(std::string("cannot redirect the substitution's output: ") + std::strerror(errno));
+          child_exit(2);
         }
       },
       [&] { return eval_list(body, true); });
-  if (pid < 0) {
-    ::close(fds[0]);
-    ::close(fds[1]);
-    throw FatalError{"", 2};
-  }
-  ::close(fds[1]);
+  if (pid == kForkRefused) throw Refused{};  // the command ends with 126, as a policy refusal
+  if (pid < 0) throw FatalError{"", 2};
+  write_end.reset();  // only the child writes: EOF when it is done
   std::string out;
   char buf[16384];
   for (;;) {
-    ssize_t n = ::read(fds[0], buf, sizeof buf);
+    ssize_t n = ::read(read_end.get(), buf, sizeof buf);
     if (n < 0 && errno == EINTR) {
       exit_if_signal_ends_shell(pid);  // a trapped signal waits until it is done
       continue;
     }
     if (n <= 0) break;
     if (out.size() + size_t(n) > kMaxSubstOutput) {
-      ::close(fds[0]);
+      read_end.reset();
       wait_pid(pid);
       throw FatalError{"command substitution output exceeds 1 GiB", 2};
     }
     out.append(buf, size_t(n));
   }
-  ::close(fds[0]);
+  read_end.reset();
   subst_status = status = wait_pid(pid);
   while (!out.empty() && out.back() == '\n') out.pop_back();
   return out;

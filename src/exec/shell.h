@@ -19,6 +19,7 @@
 
 #include "exec/builtin_api.h"
 #include "exec/output.h"
+#include "exec/session_services.h"
 #include "exec/vars.h"
 #include "sandbox/prepared.h"
 #include "syntax/ast.h"
@@ -86,6 +87,8 @@ class Shell {
  public:
   Shell();
   ~Shell();
+  Shell(const Shell&) = delete;  // services_ may point into this object
+  Shell& operator=(const Shell&) = delete;
 
   // ---- entry points --------------------------------------------------------
   // Runs the text command by command. `filename` is shown in errors. Returns $?.
@@ -134,31 +137,16 @@ class Shell {
   std::string traps[NSIG];                // [0] = EXIT; empty = default
   bool trap_set[NSIG] = {};
   bool trap_ignored_at_entry[NSIG] = {};  // non-interactive: cannot be trapped
+  // The session's services (sandbox, refusal, broker, relay, audit), injected by the
+  // session; PlainServices until then. Not owned: they outlive every use.
+  SessionServices& services() { return *services_; }
+  void set_services(SessionServices* s) { services_ = s ? s : &plain_services_; }
   // The session sandbox, prepared on first use (before the first fork), in the
   // process that owns the session; forks inherit it.
-  const sandbox::Prepared& prepared() {
-    if (prepare_hook) {
-      auto hook = std::move(prepare_hook);
-      prepare_hook = nullptr;
-      hook();
-    }
-    return *prepared_ptr;
-  }
-  const sandbox::Prepared* prepared_ptr = &kNoSandbox;
-  std::function<void()> prepare_hook;
-  // Non-empty when the profile needs a sandbox this kernel cannot give (enforce):
-  // external commands are refused with this as the Suggestion.
-  std::string sandbox_refusal;
-  // Opens a file for a builtin redirection (the sandbox's fd broker); null: open().
-  // GIVE_UP is asked when a signal interrupts a blocking open.
-  std::function<int(const std::string& path, int flags, const std::function<bool()>& give_up, int* err)> open_for_user;
-  // kill(2) refused with EPERM in a sandboxed fork of lash (Landlock's signal scope):
-  // asks the session to signal one of its own processes. Null: no such way.
-  std::function<int(pid_t pid, int sig)> relay_signal;
+  const sandbox::Prepared& prepared() { return services_->prepared(); }
   // Set when the profile needs a sandbox: /dev/stdin, /dev/stdout, /dev/stderr and
   // /dev/fd/N in the shell's own opens name the shell's descriptors (redirect.h).
   bool fd_names_are_shell_fds = false;
-  static const sandbox::Prepared kNoSandbox;
   std::shared_ptr<PolicyGate> gate;       // the session's policy (null: nothing checked)
 
   // Dry run (`profile test`): expansion runs no command substitution and assigns
@@ -212,9 +200,19 @@ class Shell {
   // A child reaped while waiting for another: a job is marked done, any other child's
   // status is kept for the wait_pid that claims it.
   void note_reaped(pid_t pid, int status);
-  // Told of a reaped child that is not a job: one of lash's own helpers (the broker).
-  std::function<void(pid_t)> child_reaped;
   std::map<pid_t, int> reaped_unclaimed;
+  // The profile's max_processes (0: none), counted by the shell itself over lash and
+  // the children this process started and has not reaped, so that it binds with or
+  // without a pids cgroup (the kernel bounds the session as a whole). A subshell
+  // counts its own children.
+  uint64_t max_processes = 0;
+  std::set<pid_t> live_children;
+  void child_started(pid_t pid) { live_children.insert(pid); }
+  void child_gone(pid_t pid) { live_children.erase(pid); }
+  // Whether one more child fits under max_processes. If not, prints the refusal
+  // (Problem/Suggestion; WHAT is "run 'cc'" or "start a subshell") and audits it
+  // when ACTION is given; the caller ends the command with status 126.
+  bool process_slot_free(const std::string& what, const policy::Action* action);
   // Waits for pid (foreground or job); returns its shell status (128+N for signals).
   int wait_pid(pid_t pid, bool interruptible = false);
   // Runs pending traps, if any (called between commands).
@@ -241,6 +239,9 @@ class Shell {
   // A handler that does nothing: the system call that raised SIG fails instead
   // (SIGXFSZ: write gives EFBIG). Children get the default back at execve.
   void catch_signal_quietly(int sig);
+  // Sets SIG's disposition (a handler, SIG_DFL or SIG_IGN; no SA_RESTART) and tells
+  // the launcher (sandbox::note_signal_handler). The only way lash changes one.
+  static void set_disposition(int sig, void (*handler)(int));
   // Says so on stderr when the shell itself reaches max_cpu_seconds, then dies of it.
   void notice_cpu_limit();
   // The profile's max_file_size on the shell itself (soft; sandbox::limit_self):
@@ -261,6 +262,8 @@ class Shell {
 
  private:
   friend struct Interp;
+  PlainServices plain_services_;
+  SessionServices* services_ = &plain_services_;
   Output out_{1};
   Output err_{2};
 };

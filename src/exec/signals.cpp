@@ -7,6 +7,7 @@
 #include <string>
 
 #include "exec/shell.h"
+#include "sandbox/launch.h"
 
 namespace lash::exec {
 
@@ -52,16 +53,24 @@ void on_signal(int sig) {
 
 bool forwards(int sig) { return sig == SIGTERM || sig == SIGHUP; }
 
-void install(int sig, void (*handler)(int)) {
+void install(int sig, void (*handler)(int)) { Shell::set_disposition(sig, handler); }
+
+}  // namespace
+
+// Every disposition lash sets goes through here, so that the launcher knows which
+// signals have a handler (sandbox::note_signal_handler).
+void Shell::set_disposition(int sig, void (*handler)(int)) {
   struct sigaction sa;
   std::memset(&sa, 0, sizeof sa);
   sa.sa_handler = handler;
   sigemptyset(&sa.sa_mask);
   sa.sa_flags = 0;  // no SA_RESTART: a blocking read or wait returns EINTR
-  ::sigaction(sig, &sa, nullptr);
+  // Noted as handled before the handler is in place, and as not handled only after:
+  // a child started in between resets one signal too many, never one too few.
+  bool handler_set = handler != SIG_DFL && handler != SIG_IGN;
+  if (handler_set) sandbox::note_signal_handler(sig, true);
+  if (::sigaction(sig, &sa, nullptr) == 0 && !handler_set) sandbox::note_signal_handler(sig, false);
 }
-
-}  // namespace
 
 int Shell::signal_number(std::string_view name) {
   if (name == "EXIT" || name == "0") return 0;
@@ -99,7 +108,7 @@ void Shell::set_trap(int sig, std::optional<std::string> action) {
       if (forwards(sig))
         install(sig, on_signal);
       else
-        ::signal(sig, SIG_DFL);
+        set_disposition(sig, SIG_DFL);
     }
     return;
   }
@@ -108,7 +117,7 @@ void Shell::set_trap(int sig, std::optional<std::string> action) {
   if (sig == 0) return;
   update_forwarding(sig);
   if (action->empty())
-    ::signal(sig, SIG_IGN);
+    set_disposition(sig, SIG_IGN);
   else
     install(sig, on_signal);
 }
@@ -201,7 +210,7 @@ void Shell::exit_by_signal(int sig) {
   run_exit_trap();
   flush_all();
   if (exit_hook && !in_subshell) exit_hook();
-  ::signal(sig, SIG_DFL);
+  set_disposition(sig, SIG_DFL);
   sigset_t set;
   sigemptyset(&set);
   sigaddset(&set, sig);
@@ -214,12 +223,13 @@ void Shell::become_subshell() {
   in_subshell = true;
   jobs.clear();
   reaped_unclaimed.clear();
+  live_children.clear();  // the parent's, not this process's
   // Traps are reset in a subshell, except that ignored signals stay ignored.
   for (int sig = 0; sig < NSIG; ++sig) {
     if (trap_set[sig] && !traps[sig].empty()) {
       traps[sig].clear();
       trap_set[sig] = false;
-      if (sig != 0) ::signal(sig, SIG_DFL);
+      if (sig != 0) set_disposition(sig, SIG_DFL);
     }
   }
   // Pending signals are kept: a TERM sent to this new process before it got here

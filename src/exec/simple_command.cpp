@@ -10,12 +10,14 @@
 
 #include "base/strutil.h"
 #include "exec/interp.h"
+#include "exec/launch_plan.h"
 #include "base/fileio.h"
 #include "base/status.h"
 #include "exec/plan.h"
 #include "exec/policy_gate.h"
 #include "exec/redirect.h"
 #include "exec/shell.h"
+#include "policy/explain.h"
 #include "sandbox/launch.h"
 
 namespace lash::exec {
@@ -141,7 +143,8 @@ bool any_trap_set(const Shell& sh) {
   return false;
 }
 
-// A file that execve refused with ENOEXEC is a script for this shell.
+// A file that execve refused with ENOEXEC is a script for this shell, run in this
+// process (which was to become the program, its redirections already in place).
 [[noreturn]] void run_as_script(Shell& sh, const SimplePlan& p) {
   std::string text;
   if (int err = read_whole_file(p.path, text)) {
@@ -160,6 +163,7 @@ bool any_trap_set(const Shell& sh) {
     const Var* v = sh.vars.find(n);
     if (v && !(v->flags & (Var::exported | Var::readonly))) sh.vars.unset(n);
   }
+  for (auto& [n, v] : p.assigns) sh.vars.set(n, v, true);  // the program's environment
   sh.arg0 = p.argv[0];
   sh.params.assign(p.argv.begin() + 1, p.argv.end());
   sh.opt = Options{};
@@ -240,20 +244,11 @@ int report_launch_failure(Shell& sh, const SimplePlan& p, const sandbox::LaunchF
   return 0;
 }
 
-// The profile needs a sandbox this kernel cannot give (enforcement = enforce):
-// nothing runs outside it.
-bool sandbox_refuses(Shell& sh, const std::string& argv0) {
-  sh.prepared();  // prepares on first use, which may set sandbox_refusal
-  if (sh.sandbox_refusal.empty()) return false;
-  report_sandbox_refusal(sh, "run '" + argv0 + "'");
-  return true;
-}
-
 // A sandbox closes every fd above 2 in the child; the fds the script itself opened
 // (exec 3>file: 3-9, not close-on-exec) are what a plain shell would pass on, so
 // they are passed explicitly, as N>&N steps.
 void pass_user_fds(Shell& sh, std::vector<sandbox::FdOp>& ops) {
-  if (sh.prepared_ptr == &Shell::kNoSandbox) return;  // nothing is closed
+  if (!sh.prepared().close_fds) return;  // nothing is closed
   for (int fd = 3; fd <= 9; ++fd) {
     int flags = ::fcntl(fd, F_GETFD);
     if (flags < 0 || (flags & FD_CLOEXEC)) continue;
@@ -264,79 +259,117 @@ void pass_user_fds(Shell& sh, std::vector<sandbox::FdOp>& ops) {
   }
 }
 
+// The one spawn spec of a program, for every way it starts (a command, a tail exec
+// in a subshell or pipeline member, the `exec` builtin): what it runs, with which
+// environment, and its descriptors. Returns false after printing a redirection error.
+bool build_spawn_spec(Shell& sh, const CheckedPlan& cp, sandbox::SpawnSpec& spec, std::vector<unique_fd>& keep) {
+  const SimplePlan& p = cp.plan();
+  spec.path = p.path;
+  spec.argv = p.argv;
+  spec.file_size_hard = sh.script_file_size_hard;
+  spec.envp = child_env(sh, p);
+  if (!redirects_to_fd_ops(sh, p.redirects, spec.fd_ops, keep)) return false;
+  pass_user_fds(sh, spec.fd_ops);
+  return true;
+}
+
 // Writes the deferred audit record of an allowed program with its pid and status.
 void record_process(Shell& sh, const std::optional<PendingSpawnRecord>& rec, pid_t pid, int st) {
   if (rec && sh.gate && sh.gate->audit_process) sh.gate->audit_process(rec->action, rec->decision, pid, st);
 }
 
-int run_external(Shell& sh, const SimplePlan& p, bool tail, const std::optional<PendingSpawnRecord>& rec) {
-  if (sandbox_refuses(sh, p.argv[0])) return status::refused;
+// The one function for ENOEXEC: the file is a script for this shell. In place, this
+// process runs it; otherwise a fork of the shell with the command's redirections.
+int run_noexec(Shell& sh, const SimplePlan& p, bool in_place) {
+  if (in_place) run_as_script(sh, p);
+  pid_t pid = fork_subshell(sh, [] {}, [&]() -> int {
+    FdSaver saver;
+    if (!apply_redirects(sh, p.redirects, saver)) return 2;
+    saver.keep();
+    run_as_script(sh, p);
+  });
+  if (pid < 0) return pid == kForkRefused ? status::refused : 2;
+  return sh.wait_pid(pid);
+}
+
+// The Spawn action of a plan that starts a program, as the engine and `profile test`
+// see it (its real path), for the audit of a refusal the check did not make.
+policy::Action spawn_action(Shell& sh, const SimplePlan& p) {
+  if (sh.gate)
+    for (auto& a : plan_actions(sh, p))
+      if (std::holds_alternative<policy::Spawn>(a.action)) return a.action;
+  return policy::Spawn{p.argv.empty() ? std::string() : p.argv[0], p.path};
+}
+
+// In place, this process becomes the program: its audit record carries this pid. A
+// TERM/HUP that reached this process before now must reach the program: block them,
+// act on what is pending, and let the child sequence (handlers back to default, then
+// unblock) deliver anything that comes in between. Returns the mask to restore if
+// execve fails.
+sigset_t before_exec_in_place(Shell& sh, const CheckedPlan& cp) {
+  sigset_t term_hup, old;
+  sigemptyset(&term_hup);
+  sigaddset(&term_hup, SIGTERM);
+  sigaddset(&term_hup, SIGHUP);
+  if (::sigprocmask(SIG_BLOCK, &term_hup, &old) != 0) sigemptyset(&old);  // cannot fail with a valid set
+  for (int sig : {SIGTERM, SIGHUP})
+    if (g_pending[sig] && !sh.trap_set[sig]) sh.exit_by_signal(sig);
+  record_process(sh, cp.record(), ::getpid(), -1);
+  return old;
+}
+
+}  // namespace
+
+int launch_checked(Shell& sh, const CheckedPlan& cp, bool in_place) {
+  const SimplePlan& p = cp.plan();
   sandbox::SpawnSpec spec;
-  spec.path = p.path;
-  spec.argv = p.argv;
-  spec.file_size_hard = sh.script_file_size_hard;
-  spec.envp = child_env(sh, p);
   std::vector<unique_fd> keep;
-  if (!redirects_to_fd_ops(sh, p.redirects, spec.fd_ops, keep)) return 2;
-  pass_user_fds(sh, spec.fd_ops);
+  if (!build_spawn_spec(sh, cp, spec, keep)) return 2;
   sh.out().flush();
   sh.err().flush();
-  if (tail && sh.in_subshell && !any_trap_set(sh)) {
-    // Nothing runs after this command in this forked child: become it (one fork
-    // per pipeline member or background command, as in dash).
-    // A TERM/HUP that reached this process before now must reach the program: block
-    // them, act on what is pending, and let the child sequence (handlers back to
-    // default, then unblock) deliver anything that comes in between.
-    sigset_t term_hup;
-    sigemptyset(&term_hup);
-    sigaddset(&term_hup, SIGTERM);
-    sigaddset(&term_hup, SIGHUP);
-    ::sigprocmask(SIG_BLOCK, &term_hup, nullptr);
-    for (int sig : {SIGTERM, SIGHUP})
-      if (g_pending[sig] && !sh.trap_set[sig]) sh.exit_by_signal(sig);
-    record_process(sh, rec, ::getpid(), -1);  // this process becomes the program
+  if (in_place) {
+    sigset_t old = before_exec_in_place(sh, cp);
     sandbox::LaunchFailure f = sandbox::exec_in_place(sh.prepared(), spec);
-    if (f.step == sandbox::ChildStep::exec && f.err == ENOEXEC) run_as_script(sh, p);
-    sh.child_exit(report_launch_failure(sh, p, f, spec.fd_ops));
+    ::sigprocmask(SIG_SETMASK, &old, nullptr);
+    if (f.step == sandbox::ChildStep::exec && f.err == ENOEXEC) return run_noexec(sh, p, true);
+    return report_launch_failure(sh, p, f, spec.fd_ops);
   }
+  policy::Action action = spawn_action(sh, p);
+  if (!sh.process_slot_free("run '" + p.argv[0] + "'", &action)) return status::refused;
   auto r = sandbox::launch(sh.prepared(), spec);
-  if (r.ok() && r->failure.step == sandbox::ChildStep::exec && r->failure.err == ENOENT &&
-      p.argv[0].find('/') == std::string::npos && sh.hashed.count(p.argv[0])) {
-    // A remembered location that went away: search PATH again, once.
-    if (r->pid > 0) sh.wait_pid(r->pid);
-    sh.hashed.erase(p.argv[0]);
-    std::string again = sh.find_command(p.argv[0]);
-    if (!again.empty()) {
-      spec.path = again;
-      r = sandbox::launch(sh.prepared(), spec);
-    }
-  }
   keep.clear();
   if (!r.ok()) {
     sh.error(p.argv[0] + ": " + r.error().message());
     return 126;
   }
+  sh.child_started(r->pid);
   if (r->failure.step != sandbox::ChildStep::none) {
     if (r->pid > 0) sh.wait_pid(r->pid);
-    if (r->failure.step == sandbox::ChildStep::exec && r->failure.err == ENOEXEC) {
-      pid_t pid = fork_subshell(sh, [] {}, [&]() -> int {
-        FdSaver saver;
-        if (!apply_redirects(sh, p.redirects, saver)) return 2;
-        saver.keep();
-        for (auto& [n, v] : p.assigns) sh.vars.set(n, v, true);
-        run_as_script(sh, p);
-      });
-      if (pid < 0) return 2;
-      return sh.wait_pid(pid);
+    if (r->failure.step == sandbox::ChildStep::exec && r->failure.err == ENOEXEC) return run_noexec(sh, p, false);
+    if (r->failure.step == sandbox::ChildStep::exec && r->failure.err == ENOENT &&
+        p.argv[0].find('/') == std::string::npos && sh.hashed.count(p.argv[0])) {
+      // A remembered location that went away: search PATH again, once. Another
+      // file is another program: checked afresh.
+      sh.hashed.erase(p.argv[0]);
+      SimplePlan again = p;
+      again.path = sh.find_command(p.argv[0]);
+      if (!again.path.empty()) {
+        Checked c = check_plan(sh, again);
+        if (!c.allowed) return status::refused;
+        if (c.launch) return launch_checked(sh, *c.launch, false);
+      }
     }
     return report_launch_failure(sh, p, r->failure, spec.fd_ops);
   }
   int st = sh.wait_pid(r->pid);
-  record_process(sh, rec, r->pid, st);
+  record_process(sh, cp.record(), r->pid, st);
   return st;
 }
 
-int run_exec_builtin(Shell& sh, SimplePlan& p) {
+namespace {
+
+// `exec` with a command: the checked program replaces the shell.
+int run_exec_builtin(Shell& sh, SimplePlan& p, const std::optional<CheckedPlan>& target) {
   // `exec` without a command makes its redirections permanent.
   if (p.argv.size() == 1) {
     FdSaver saver(/*permanent=*/true);
@@ -348,32 +381,68 @@ int run_exec_builtin(Shell& sh, SimplePlan& p) {
     for (auto& [n, v] : p.assigns) sh.assign(n, v);
     return 0;
   }
+  if (!target) {
+    std::string name = p.argv[1] == "--" && p.argv.size() > 2 ? p.argv[2] : p.argv[1];
+    if (name == "--") return 0;
+    report_not_found(sh, name);
+    sh.exit_shell(127);
+  }
+  int st = launch_checked(sh, *target, /*in_place=*/true);
+  sh.exit_shell(st ? st : 126);
+}
+
+// The program `exec ARGS` runs: ARGS without a leading --, its path, the command's
+// assignments and redirections. Empty argv: nothing to run.
+SimplePlan exec_target(Shell& sh, const SimplePlan& p) {
   SimplePlan target;
+  target.kind = SimplePlan::Kind::external;
   target.argv.assign(p.argv.begin() + 1, p.argv.end());
-  if (target.argv[0] == "--") target.argv.erase(target.argv.begin());
-  if (target.argv.empty()) return 0;
+  if (!target.argv.empty() && target.argv[0] == "--") target.argv.erase(target.argv.begin());
+  if (target.argv.empty()) return target;
   target.assigns = p.assigns;
   target.redirects = p.redirects;
   target.path = target.argv[0].find('/') != std::string::npos ? target.argv[0] : sh.find_command(target.argv[0]);
-  if (sandbox_refuses(sh, target.argv[0])) return status::refused;
-  if (target.path.empty()) {
-    report_not_found(sh, target.argv[0]);
-    sh.exit_shell(127);
-  }
-  sandbox::SpawnSpec spec;
-  spec.path = target.path;
-  spec.argv = target.argv;
-  spec.file_size_hard = sh.script_file_size_hard;
-  spec.envp = child_env(sh, target);
-  std::vector<unique_fd> keep;
-  if (!redirects_to_fd_ops(sh, target.redirects, spec.fd_ops, keep)) sh.exit_shell(2);
-  sh.out().flush();
-  sh.err().flush();
-  sandbox::LaunchFailure f = sandbox::exec_in_place(sh.prepared(), spec);
-  if (f.step == sandbox::ChildStep::exec && f.err == ENOEXEC) run_as_script(sh, target);
-  int st = report_launch_failure(sh, target, f, spec.fd_ops);
-  sh.exit_shell(st ? st : 126);
+  return target;
 }
+
+bool is_exec_builtin(const SimplePlan& p) {
+  return (p.kind == SimplePlan::Kind::special_builtin || p.kind == SimplePlan::Kind::builtin) && p.builtin &&
+         p.builtin->name == "exec";
+}
+
+// The session cannot give the profile's sandbox here (enforce): the program P would
+// start is refused, printed and audited as `profile test` reports it.
+bool refused_for_sandbox(Shell& sh, const SimplePlan& p) {
+  const std::string& reason = sh.services().refusal();
+  if (reason.empty()) return false;
+  policy::Action action = spawn_action(sh, p);
+  std::string what = "run '" + std::get<policy::Spawn>(action).argv0 + "'";
+  policy::Decision d = sandbox_refusal_decision(sh.gate ? sh.gate->profile_name : "default", what, reason);
+  sh.services().audit(action, d);
+  sh.flush_all();
+  write_all(2, policy::explain::refusal_lines(d));
+  return true;
+}
+
+}  // namespace
+
+Checked check_plan(Shell& sh, const SimplePlan& p) {
+  std::optional<PendingSpawnRecord> record;
+  if (sh.gate && !gate_allows(sh, p, &record)) return Checked{false, std::nullopt};
+  if (p.kind == SimplePlan::Kind::external) {
+    if (refused_for_sandbox(sh, p)) return Checked{false, std::nullopt};
+    return Checked{true, CheckedPlan(p, std::move(record))};
+  }
+  if (is_exec_builtin(p) && p.argv.size() > 1) {
+    SimplePlan target = exec_target(sh, p);
+    if (target.argv.empty() || target.path.empty()) return Checked{true, std::nullopt};  // nothing runs
+    if (refused_for_sandbox(sh, target)) return Checked{false, std::nullopt};
+    return Checked{true, CheckedPlan(std::move(target), std::move(record))};
+  }
+  return Checked{true, std::nullopt};
+}
+
+namespace {
 
 // Runs F while this command's redirections are in place: an error that ends the
 // shell is printed now, to the stderr the command redirected (`. ./gone 2>/dev/null`
@@ -439,9 +508,9 @@ int Interp::run_simple(Shell& sh, const ast::SimpleCommand& sc, bool tail) {
     return 2;
   }
   if (sh.opt.xtrace && !(p.argv.empty() && p.assigns.empty())) xtrace(sh, p);
-  // The policy check of exactly this plan, before anything of it runs.
-  std::optional<PendingSpawnRecord> spawn_record;
-  if (sh.gate && !gate_allows(sh, p, &spawn_record)) {
+  // The check of exactly this plan, before anything of it runs.
+  Checked checked = check_plan(sh, p);
+  if (!checked.allowed) {
     sh.status = status::refused;
     return status::refused;
   }
@@ -474,7 +543,7 @@ int Interp::run_simple(Shell& sh, const ast::SimpleCommand& sc, bool tail) {
     }
     case SimplePlan::Kind::special_builtin: {
       if (p.builtin->name == "exec") {
-        st = run_exec_builtin(sh, p);
+        st = run_exec_builtin(sh, p, checked.launch);
         break;
       }
       FdSaver saver;
@@ -493,7 +562,7 @@ int Interp::run_simple(Shell& sh, const ast::SimpleCommand& sc, bool tail) {
     }
     case SimplePlan::Kind::builtin: {
       if (via_command && p.builtin->name == "exec") {
-        st = run_exec_builtin(sh, p);
+        st = run_exec_builtin(sh, p, checked.launch);
         break;
       }
       TempAssigns ta(sh, p);
@@ -520,9 +589,15 @@ int Interp::run_simple(Shell& sh, const ast::SimpleCommand& sc, bool tail) {
       st = with_redirected_errors(sh, p, [&] { return sh.call_function(p.function, p.argv); });
       break;
     }
-    case SimplePlan::Kind::external:
-      st = run_external(sh, p, tail, spawn_record);
+    case SimplePlan::Kind::external: {
+      // The last command of a forked subshell: nothing runs after it in this process,
+      // so it becomes the program (one fork per pipeline member or background
+      // command, as in dash).
+      bool in_place = tail && sh.in_subshell && !any_trap_set(sh);
+      st = launch_checked(sh, *checked.launch, in_place);
+      if (in_place) sh.child_exit(st);
       break;
+    }
     case SimplePlan::Kind::not_found: {
       FdSaver saver;
       if (!apply_redirects(sh, p.redirects, saver)) return sh.status = 2;
@@ -540,9 +615,26 @@ int Shell::run_program(const std::string& path, const std::vector<std::string>& 
   p.kind = SimplePlan::Kind::external;
   p.path = path;
   p.argv = argv;
-  std::optional<PendingSpawnRecord> spawn_record;
-  if (gate && !gate_allows(*this, p, &spawn_record)) return status::refused;
-  return run_external(*this, p, /*tail=*/false, spawn_record);
+  Checked checked = check_plan(*this, p);
+  if (!checked.allowed) return status::refused;
+  return launch_checked(*this, *checked.launch, /*in_place=*/false);
+}
+
+bool Shell::process_slot_free(const std::string& what, const policy::Action* action) {
+  // lash itself is one of the session's processes, as the pids cgroup counts it.
+  if (max_processes == 0 || live_children.size() + 2 <= max_processes) return true;
+  std::string profile = gate ? gate->profile_name : "default";
+  policy::Decision d;
+  d.verdict = policy::Verdict::deny;
+  d.decided_by.key = "resources.max_processes";
+  d.decided_by.file = profile;
+  d.problem = "This session (profile: " + profile + ") cannot " + what +
+              ": lash and its live children would exceed max_processes = " + std::to_string(max_processes) + ".";
+  d.suggestion = "Wait for background jobs (`wait`) before starting more, or raise max_processes in the profile.";
+  if (action) services().audit(*action, d);
+  flush_all();
+  write_all(2, policy::explain::refusal_lines(d));
+  return false;
 }
 
 int Shell::call_function(const std::shared_ptr<const ast::Command>& body, std::vector<std::string>& argv) {

@@ -38,8 +38,7 @@ int open_user_path(Shell& sh, const std::string& path, int flags, bool fd_names)
     errno = ENOENT;
     return -1;
   }
-  sh.prepared();
-  if (!sh.sandbox_refusal.empty()) {
+  if (!sh.services().refusal().empty()) {
     errno = EACCES;  // fail closed: the kernel cannot check this open
     return -1;
   }
@@ -47,9 +46,9 @@ int open_user_path(Shell& sh, const std::string& path, int flags, bool fd_names)
   // shell ends by it, or its trap runs once this command has failed (as in dash).
   auto give_up = [&sh]() { return sh.signal_ends_blocking_call(); };
   int fd;
-  if (sh.open_for_user) {
+  if (sh.services().has_broker()) {
     int err = 0;
-    fd = sh.open_for_user(path, flags, give_up, &err);
+    fd = sh.services().open_for_user(path, flags, give_up, &err);
     // The broker refuses /proc's magic links (ELOOP), which would name its own
     // descriptors, and cannot see the shell's /proc/PID (ENOENT, a private /proc):
     // a name that leads to one of the shell's descriptors is served as its copy
@@ -59,7 +58,7 @@ int open_user_path(Shell& sh, const std::string& path, int flags, bool fd_names)
       if (fd_names && !(flags & O_NOFOLLOW))
         if (int n = fd_alias_target(path); n >= 0) return copy_script_fd(n);
       if (std::string plain = without_proc_self_links(path); !plain.empty()) {
-        fd = sh.open_for_user(plain, flags, give_up, &err);
+        fd = sh.services().open_for_user(plain, flags, give_up, &err);
         if (fd >= 0) return fd;
       }
     }

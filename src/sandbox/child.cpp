@@ -1,12 +1,15 @@
 // The child side of every process lash starts. This is the ONLY file in lash that
 // calls execve.
 //
-// Runs between fork and execve, so it must be async-signal-safe: lash has threads,
+// Runs between clone and execve, so it must be async-signal-safe: lash has threads,
 // and a lock held by another thread at fork time stays held forever in the child.
-// Therefore: no allocation, no stdio, no C++ library calls that may allocate, no
-// locks. The parent pre-built every string and array (child.h); this file only reads
-// them and makes system calls. Every failure is reported over the status socket and
-// ends the child: a step that fails never turns into a run without that step.
+// launch()'s child also shares lash's memory (CLONE_VM|CLONE_VFORK, as posix_spawn
+// does): whatever it wrote to the heap or a global would be lash's. Therefore: no
+// allocation, no stdio, no C++ library calls that may allocate, no locks, no
+// exceptions, no writes but to its stack and ChildArgs::result. The parent pre-built
+// every string and array (child.h); this file only reads them and makes system
+// calls. Every failure is reported to the parent and ends the child: a step that
+// fails never turns into a run without that step.
 //
 // The order of the sequence (examples.md §3.6, enforcement.md "For every fork"):
 //   1. signal dispositions back to what a new program expects, mask cleared
@@ -27,7 +30,6 @@
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <signal.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -162,22 +164,18 @@ bool step_close_fds(const Prepared& p) {
 }
 
 // Handlers do not survive execve anyway, but a handler must not run in the child
-// before execve either (it would run lash code post-fork), so the parent blocks all
-// signals around fork and the child resets before unblocking. Ignored signals are
-// inherited across execve; lash's own ignores are undone via default_signals, and
-// `&` jobs get their SIG_IGN via ignore_signals.
+// before execve either (it would run lash code in the child, on lash's memory), so
+// the parent blocks all signals around clone and the child resets before unblocking.
+// One pass over the signals lash gave a handler (the parent's list, kept by
+// note_signal_handler), not a query of all 64. Ignored signals are inherited across
+// execve; lash's own ignores are undone via default_signals, and `&` jobs get their
+// SIG_IGN via ignore_signals.
 bool step_reset_signals(const ChildArgs& a) {
   struct sigaction dfl {};
   dfl.sa_handler = SIG_DFL;
   sigemptyset(&dfl.sa_mask);
-  for (int sig = 1; sig < NSIG; ++sig) {
-    if (sig == SIGKILL || sig == SIGSTOP) continue;
-    struct sigaction cur {};
-    if (sigaction(sig, nullptr, &cur) != 0) continue;  // reserved by libc: EINVAL
-    bool has_handler = (cur.sa_flags & SA_SIGINFO) != 0 ||
-                       (cur.sa_handler != SIG_DFL && cur.sa_handler != SIG_IGN);
-    if (has_handler && sigaction(sig, &dfl, nullptr) != 0) return false;
-  }
+  for (std::size_t i = 0; i < a.n_handled_signals; ++i)
+    if (sigaction(a.handled_signals[i], &dfl, nullptr) != 0) return false;
   for (std::size_t i = 0; i < a.n_default_signals; ++i)
     if (sigaction(a.default_signals[i], &dfl, nullptr) != 0) return false;
   struct sigaction ign {};
@@ -215,12 +213,6 @@ ChildStep apply_fd_op(const ChildArgs& a, const ChildFdOp& op) {
       return r < 0 ? ChildStep::fd_open : ChildStep::none;
     }
     case FdOp::Kind::dup: {
-      // The status socket is invisible to user redirections: a copy of it would
-      // keep the parent waiting for EOF until the program exits.
-      if (op.from == a.status_fd) {
-        errno = EBADF;
-        return ChildStep::fd_dup;
-      }
       if (op.from == op.fd) {  // N>&N: make sure N exists and survives execve
         return fcntl(op.fd, F_SETFD, 0) == 0 ? ChildStep::none : ChildStep::fd_dup;
       }
@@ -231,7 +223,6 @@ ChildStep apply_fd_op(const ChildArgs& a, const ChildFdOp& op) {
         errno = EBADF;
         return ChildStep::fd_close;
       }
-      if (op.fd == a.status_fd) return ChildStep::none;  // not the user's to close
       close(op.fd);  // closing an already-closed fd is not an error for N>&-
       return ChildStep::none;
   }
@@ -239,24 +230,19 @@ ChildStep apply_fd_op(const ChildArgs& a, const ChildFdOp& op) {
   return ChildStep::fd_open;
 }
 
-[[noreturn]] void fail(const ChildArgs& a, ChildStep step, int err, int index) {
-  send_status(a.status_fd, step, err, index);
-  _exit(step == ChildStep::exec && err == ENOENT ? 127 : 126);
-}
-
 }  // namespace
 
 void send_status(int fd, ChildStep step, int err, int index) {
   StatusRecord rec{static_cast<int>(step), err, index};
   for (;;) {
-    ssize_t n = send(fd, &rec, sizeof rec, MSG_NOSIGNAL);
+    ssize_t n = write(fd, &rec, sizeof rec);  // one write below PIPE_BUF: atomic
     if (n >= 0 || errno != EINTR) return;
   }
 }
 
 // enforcement.md "For every fork": the session cgroup is inherited (lash is in it),
 // then the session namespaces, rlimits, capabilities, NO_NEW_PRIVS, Landlock, seccomp last.
-int apply_sandbox(const Prepared& p, const char* cwd, StatusRecord* rec) {
+int apply_sandbox(const Prepared& p, const char* cwd, StatusRecord* rec, bool remember) {
   if (g_sandboxed || !p.active()) return 0;
   if (!step_namespaces(p, cwd)) {
     *rec = StatusRecord{static_cast<int>(ChildStep::namespaces), errno, -1};
@@ -279,13 +265,13 @@ int apply_sandbox(const Prepared& p, const char* cwd, StatusRecord* rec) {
       return -1;
     }
   }
-  g_sandboxed = 1;
+  if (remember) g_sandboxed = 1;
   return 0;
 }
 
 int apply_broker_sandbox(const Prepared& p, StatusRecord* rec) {
   g_broker = 1;
-  return apply_sandbox(p, nullptr, rec);
+  return apply_sandbox(p, nullptr, rec, /*remember=*/true);
 }
 
 bool in_sandbox() { return g_sandboxed != 0; }
@@ -297,7 +283,9 @@ StatusRecord exec_sequence(const ChildArgs& a) {
   if (!step_process_group(a)) return failed(ChildStep::process_group);
 
   StatusRecord rec{};
-  if (apply_sandbox(*a.prepared, a.cwd, &rec) != 0) return rec;
+  // In place, lash itself is now under the sandbox: a failed execve leaves it there
+  // (the ENOEXEC fallback then starts its programs without applying it again).
+  if (apply_sandbox(*a.prepared, a.cwd, &rec, a.in_place) != 0) return rec;
   if (!step_script_file_size(a)) return failed(ChildStep::rlimits);
   if (!step_close_fds(*a.prepared)) return failed(ChildStep::close_fds);
 
@@ -310,9 +298,11 @@ StatusRecord exec_sequence(const ChildArgs& a) {
   return failed(ChildStep::exec);
 }
 
-void run_child(const ChildArgs& a) {
+int clone_child(void* arg) {
+  const ChildArgs& a = *static_cast<const ChildArgs*>(arg);
   StatusRecord rec = exec_sequence(a);
-  fail(a, static_cast<ChildStep>(rec.step), rec.err, rec.fd_op_index);
+  *a.result = rec;
+  return rec.step == static_cast<int>(ChildStep::exec) && rec.err == ENOENT ? 127 : 126;
 }
 
 }  // namespace lash::sandbox::detail

@@ -1,6 +1,8 @@
-// Internal to src/sandbox: the post-fork half of launch() and fork_shell().
+// Internal to src/sandbox: the post-clone half of launch() and fork_shell().
 // Everything a child needs is pre-built by the parent into these plain structs, so
-// the child only reads memory and makes async-signal-safe system calls.
+// the child only reads memory and makes async-signal-safe system calls. launch()'s
+// child shares the parent's memory (CLONE_VM): it writes nothing but its own stack
+// and ChildArgs::result.
 #pragma once
 #include <sys/resource.h>
 #include <sys/types.h>
@@ -29,6 +31,10 @@ struct ChildFdOp {
 
 struct ChildArgs {
   const Prepared* prepared = nullptr;
+  // Signals with a handler of lash's (note_signal_handler): reset to SIG_DFL before
+  // the mask is cleared, so no lash handler runs in the child.
+  const int* handled_signals = nullptr;
+  std::size_t n_handled_signals = 0;
   const char* path = nullptr;
   char* const* argv = nullptr;
   char* const* envp = nullptr;
@@ -39,22 +45,28 @@ struct ChildArgs {
   const int* ignore_signals = nullptr;
   std::size_t n_ignore_signals = 0;
   pid_t pgid = -1;
-  int status_fd = -1;  // child end of the status socket (O_CLOEXEC)
   const char* cwd = nullptr;  // lash's cwd, re-entered after joining the mount namespace
   rlim_t file_size_hard = RLIM_INFINITY;  // SpawnSpec::file_size_hard
   bool in_place = false;  // exec_in_place: lash itself goes on if execve fails
+  // Where launch()'s child (CLONE_VM) writes its failure; the parent reads it once
+  // clone returns (CLONE_VFORK: after execve or exit). Untouched on success.
+  StatusRecord* result = nullptr;
 };
 
-// launch(): the whole child sequence. Never returns: execve or _exit(126/127).
-[[noreturn]] void run_child(const ChildArgs& a);
+// launch()'s clone entry (ARG is a ChildArgs*): the whole child sequence. Returns
+// only on failure, after writing *result, with the exit status (127: ENOENT, else
+// 126); glibc's clone then ends the child.
+int clone_child(void* arg);
 
 // The sequence itself; returns only on failure. Used by run_child (after fork) and
 // by exec_in_place (the `exec` builtin, no fork).
 StatusRecord exec_sequence(const ChildArgs& a);
 
 // fork_shell(): apply only the Prepared sandbox steps. Returns 0, or -1 with the
-// failed step and errno stored in *rec.
-int apply_sandbox(const Prepared& p, const char* cwd, StatusRecord* rec);
+// failed step and errno stored in *rec. REMEMBER: this process keeps running under
+// the sandbox (a subshell, a failed `exec`), so in_sandbox() becomes true. Never set
+// in launch()'s child, which shares the parent's memory.
+int apply_sandbox(const Prepared& p, const char* cwd, StatusRecord* rec, bool remember);
 
 // The same for lash's fd broker, which keeps openat2 (it loads
 // Prepared::seccomp_broker).
@@ -63,7 +75,7 @@ int apply_broker_sandbox(const Prepared& p, StatusRecord* rec);
 // True in a process that already runs under the session sandbox.
 bool in_sandbox();
 
-// Send a failure record (async-signal-safe).
+// Write a failure record to fork_shell's status pipe (async-signal-safe).
 void send_status(int fd, ChildStep step, int err, int index);
 
 }  // namespace lash::sandbox::detail

@@ -1,12 +1,13 @@
-// The one way lash starts processes. External commands go through launch();
-// subshells, pipeline members and command substitutions go through fork_shell().
-// Both apply the session sandbox in the child before any user code runs, in the
-// order of child.cpp, and report a child-side failure to the parent over a status
-// socket (EOF on that socket means execve succeeded).
+// The one way lash starts processes. External commands go through launch() (a
+// vfork-style clone, child.cpp's sequence, execve); subshells, pipeline members and
+// command substitutions go through fork_shell() (a real fork: the child runs lash
+// code). Both apply the session sandbox in the child before any user code runs, in
+// the order of child.cpp, and report a child-side failure to the parent.
 #pragma once
 #include <sys/resource.h>
 #include <sys/types.h>
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -41,7 +42,7 @@ struct SpawnSpec {
   rlim_t file_size_hard = RLIM_INFINITY;
 };
 
-// Which child-side step failed (sent over the status socket).
+// Which child-side step failed (reported to the parent).
 // `sandbox` is a generic sandbox step; the later values name the exact step.
 enum class ChildStep : int {
   none = 0, sandbox, fd_open, fd_dup, fd_close, exec,
@@ -63,10 +64,19 @@ struct LaunchResult {
   LaunchFailure failure;          // step == none on success
 };
 
-// fork + child.cpp sequence + execve. When the child fails before execve the
-// failure is returned here and the child has exited with status 127 (ENOENT) or
-// 126 (other); the caller must still reap pid. A fork failure is an Error.
+// clone(CLONE_VM|CLONE_VFORK) + child.cpp sequence + execve. When the child fails
+// before execve the failure is returned here and the child has exited with status
+// 127 (ENOENT) or 126 (other); the caller must still reap pid. A clone failure is an
+// Error.
 Result<LaunchResult> launch(const Prepared& prepared, const SpawnSpec& spec);
+
+// lash's signal handlers. Every change lash makes to a disposition (a handler, or
+// back to SIG_DFL / SIG_IGN) is noted here, so that a child resets exactly the
+// signals with a handler before it unblocks signals (one pass, not a query of all
+// 64), and no lash handler can run in a child that shares lash's memory.
+void note_signal_handler(int sig, bool has_handler);
+// The signals noted as having a handler, written to OUT (room for 64). Returns how many.
+std::size_t handled_signals(int* out);
 
 // True in a process that already runs under the session sandbox (a subshell made by
 // fork_shell with an active Prepared, or its children).

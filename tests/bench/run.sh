@@ -98,4 +98,6 @@ for r in rows:
 PYEOF
 
 echo
+sh "$here/spawn.sh" "$lash"
+echo
 sh "$here/policy.sh" "$lash" "${BENCH_HELPERS:-$(dirname "$lash")}"

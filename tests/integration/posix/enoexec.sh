@@ -13,3 +13,7 @@ x=$(./noshebang); echo "in cmdsubst: [$x] $?"
 printf 'exit 0\n' > empty_ok; chmod +x empty_ok; ./empty_ok; echo "exit 0 script: $?"
 : > emptyfile; chmod +x emptyfile; ./emptyfile; echo "empty file: $?"
 printf '#!/bin/sh\necho "with shebang $#"\n' > withbang; chmod +x withbang; ./withbang 1 2
+# Prefix assignments reach the script however it is started: forked, as the last
+# command of a subshell, and by `exec`.
+printf 'echo "PV=${PV-unset}"\n' > s5; chmod +x s5
+PV=forked ./s5; (PV=tail ./s5); (PV=exec exec ./s5); echo "after: ${PV-unset}"

@@ -1358,6 +1358,12 @@ def build_rows():
         survivor_judge, runner_fn=detach_kill_run, degraded=NO_CGROUP)
     add("fork-bomb", "fork 200 processes (max_processes=%d)" % LIMITS["max_processes"],
         "cgroup pids / rlimit", lambda c: f"{P} fork-bomb 200", expect={"EAGAIN"})
+    # the shell's own forks: counted by lash itself (issue 17), and by the pids cgroup
+    add("fork-loop-shell", "the shell starts 100 background jobs (max_processes=%d)" % LIMITS["max_processes"],
+        "shell count + cgroup pids",
+        lambda c: "n=0; i=0; while [ $i -lt 100 ]; do sleep 3 & [ $? = 0 ] && n=$((n+1)); i=$((i+1)); done"
+                  " 2>/dev/null; [ $n -lt %d ] && echo refused || echo ok" % LIMITS["max_processes"],
+        expect={"refused"}, peers=False)
     add("memory", "allocate 512 MiB (max_memory=256M)", "rlimit+cgroup",
         lambda c: f"{P} alloc 512", expect={"ENOMEM"})
     add("cpu", "burn 2 s of CPU (max_cpu_seconds=1)", "rlimit",

@@ -664,6 +664,11 @@ TEST_CASE("SessionSandbox: prepare, launch, open_for_user, kill_all") {
   }());
   REQUIRE(lr.ok());
   CHECK(lr->failure.step == ChildStep::none);
+  // The child shared this process's memory (CLONE_VM) while it applied the sandbox:
+  // it must not have marked this process as sandboxed, or the next child would
+  // skip the sandbox.
+  CHECK(!running_sandboxed());
+  CHECK(run_probe(sb.prepared(), {"open-read", outside / "secret"}) == "EACCES");
   sb.take_notes();
   CHECK(sb.take_notes().empty());  // each note once
   sb.kill_all();
