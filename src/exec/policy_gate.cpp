@@ -149,38 +149,35 @@ const policy::Engine& PolicyGate::engine() {
   return *built;
 }
 
+namespace {
+// A decision taken: its audit record (unless KEEP_RECORD, a spawn's record waits for
+// the process to end), and on refusal the Problem/Suggestion lines. True when allowed.
+bool enforce(Shell& sh, const policy::Action& action, const policy::Decision& d, bool keep_record = false) {
+  if (sh.gate->audit && !keep_record) sh.gate->audit(action, d);  // it records what monitoring asks for
+  if (d.allowed() || d.advisory) return true;
+  sh.flush_all();
+  write_all(2, policy::explain::refusal_lines(d));
+  return false;
+}
+}  // namespace
+
 bool gate_allows(Shell& sh, const SimplePlan& p, std::optional<PendingSpawnRecord>* spawn_record) {
   if (!sh.gate) return true;
   std::vector<PlannedAction> actions = plan_actions(sh, p);
-  if (actions.empty()) return true;
-  bool ok = true;
   for (const auto& a : actions) {
     if (a.at_run_time) continue;  // the builtin decides it as it runs (gate_allows_now)
     policy::Decision d = sh.gate->engine().decide(a.action);
     bool deferred = spawn_record && d.allowed() && sh.gate->monitoring &&
                     std::holds_alternative<policy::Spawn>(a.action) && p.kind == SimplePlan::Kind::external;
-    if (deferred)
-      *spawn_record = PendingSpawnRecord{a.action, d};
-    else if (sh.gate->audit)
-      sh.gate->audit(a.action, d);
-    if (!d.allowed() && !d.advisory) {
-      sh.flush_all();
-      write_all(2, policy::explain::refusal_lines(d));
-      ok = false;
-      break;  // one refusal is enough: nothing of this command runs
-    }
+    if (deferred) *spawn_record = PendingSpawnRecord{a.action, d};
+    if (!enforce(sh, a.action, d, deferred)) return false;  // one refusal: nothing of this command runs
   }
-  return ok;
+  return true;
 }
 
 bool gate_allows_now(Shell& sh, const policy::Action& action) {
   if (!sh.gate) return true;
-  policy::Decision d = sh.gate->engine().decide(action);
-  if (sh.gate->audit) sh.gate->audit(action, d);  // it records what monitoring asks for
-  if (d.allowed() || d.advisory) return true;
-  sh.flush_all();
-  write_all(2, policy::explain::refusal_lines(d));
-  return false;
+  return enforce(sh, action, sh.gate->engine().decide(action));
 }
 
 bool gate_allows_env(Shell& sh, const std::string& name, policy::EnvOp op) {
