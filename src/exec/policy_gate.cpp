@@ -21,7 +21,7 @@ bool is_exported(Shell& sh, const std::string& name) {
 }
 
 // Variables the shell itself maintains: changing them is not the session's doing.
-bool shell_managed(std::string_view name) { return name == "PWD" || name == "OLDPWD" || name == "OPTIND"; }
+bool shell_managed(std::string_view var) { return var == "PWD" || var == "OLDPWD" || var == "OPTIND"; }
 
 policy::RedirectMode mode_of(const PlannedRedirect& r) {
   using M = policy::RedirectMode;
