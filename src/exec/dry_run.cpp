@@ -1,5 +1,7 @@
 #include "exec/dry_run.h"
 
+#include <algorithm>
+#include <map>
 #include <set>
 
 #include "exec/interp.h"
@@ -199,7 +201,7 @@ class DryWalker {
       for (const auto& f : w.functions_removed) maybe_functions_.insert(f);
       ++functions_changed_;
     }
-    if (substituted && w.operands_are_variables) dynamic_env_operands(sc, w.operand_op);
+    if (substituted && w.operands_are_variables) dynamic_env_operands(sc, p, w.operand_op);
     if (w.allexport) sh_.vars.allexport = true;  // dry_run() restores it
     if (w.changes_cwd) {
       cwd_changed_ = true;
@@ -230,13 +232,72 @@ class DryWalker {
   }
 
   // A builtin whose operands name the variables it changes (export, unset, read...),
-  // with an operand only the run knows: which variable changes is unknown.
-  void dynamic_env_operands(const ast::SimpleCommand& sc, policy::EnvOp op) {
-    for (size_t i = 1; i < sc.words.size(); ++i) {
+  // with an operand only the run knows: which variable changes is unknown. When every
+  // word is sure to be one field, the builtin's own effects function, run on the words
+  // with each expansion standing in as a placeholder name, says which of them are
+  // variables (`read -rp "$prompt" x`: not the prompt). Otherwise every expanded
+  // operand may be one.
+  void dynamic_env_operands(const ast::SimpleCommand& sc, const SimplePlan& p, policy::EnvOp op) {
+    std::vector<std::string> shape;
+    std::map<std::string, size_t> stand_ins;  // placeholder name -> its word
+    bool one_field_each = sc.words.size() == p.argv.size();  // not after `command`
+    for (size_t i = 0; one_field_each && i < sc.words.size(); ++i) {
       const auto& w = sc.words[i];
-      if (w.parts.size() == 1 && std::holds_alternative<ast::Literal>(w.parts[0].v)) continue;
-      add({{policy::EnvChange{word_display(w), op}, true}});
+      if (literal_field(w)) {
+        shape.push_back(p.argv[i]);
+      } else if (quoted_field(w) && i > 0) {
+        shape.push_back("lash_dry_operand_" + std::to_string(i));
+        stand_ins[shape.back()] = i;
+      } else {
+        one_field_each = false;
+      }
     }
+    if (!one_field_each) {
+      for (size_t i = 1; i < sc.words.size(); ++i)
+        if (!literal_field(sc.words[i])) add({{policy::EnvChange{word_display(sc.words[i]), op}, true}});
+      return;
+    }
+    // A literal operand the parse of today's values missed (`read "$v" HOME` with $v
+    // not a name now fails before HOME): decided as the run will, once $v is one.
+    auto same = [](const PlannedAction& x, const PlannedAction& y) {
+      const auto* a = std::get_if<policy::EnvChange>(&x.action);
+      const auto* b = std::get_if<policy::EnvChange>(&y.action);
+      return a && b && a->name == b->name && a->op == b->op;
+    };
+    std::vector<PlannedAction> now = p.builtin->effects(sh_, p.argv).actions;
+    for (const auto& a : p.builtin->effects(sh_, shape).actions) {
+      const auto* e = std::get_if<policy::EnvChange>(&a.action);
+      if (!e || stand_ins.count(e->name)) continue;
+      if (std::none_of(now.begin(), now.end(), [&](const PlannedAction& n) { return same(n, a); })) add({a});
+    }
+    // Which variable it is is unknown, so whether it is exported too: as if all were.
+    bool saved_allexport = sh_.vars.allexport;
+    sh_.vars.allexport = true;
+    BuiltinEffects e_all = p.builtin->effects(sh_, shape);
+    sh_.vars.allexport = saved_allexport;
+    for (const auto& a : e_all.actions) {
+      const auto* e = std::get_if<policy::EnvChange>(&a.action);
+      auto it = e ? stand_ins.find(e->name) : stand_ins.end();
+      if (it == stand_ins.end()) continue;  // a literal operand: decided with the command
+      add({{policy::EnvChange{word_display(sc.words[it->second]), e->op}, true}});
+    }
+  }
+
+  // A word that is its own text, one field: a literal without pattern characters.
+  static bool literal_field(const ast::Word& w) {
+    if (w.parts.size() != 1) return false;
+    const auto* l = std::get_if<ast::Literal>(&w.parts[0].v);
+    return l && (l->quoted || l->text.find_first_of("*?[") == std::string::npos);
+  }
+  // One double-quoted word that always expands to exactly one field: no "$@", and no
+  // ${x-...} word (which could hold one).
+  static bool quoted_field(const ast::Word& w) {
+    if (w.parts.size() != 1) return false;
+    const auto* dq = std::get_if<ast::DoubleQuoted>(&w.parts[0].v);
+    if (!dq) return false;
+    for (const auto& part : dq->parts)
+      if (const auto* prm = std::get_if<ast::Parameter>(&part.v); prm && (prm->name == "@" || prm->arg)) return false;
+    return true;
   }
 
   // Names the run resolves against what only it knows: a bare command name on a PATH

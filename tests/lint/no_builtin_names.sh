@@ -7,8 +7,9 @@
 root=${1:-$(dirname "$0")/../..}
 cd "$root" || exit 2
 files="src/exec/policy_gate.cpp src/exec/dry_run.cpp"
-# builtin->name, or argv[N] / name / sub compared with a string literal.
-pattern='builtin->name|(argv\[[0-9]+\]|\bname|\bsub) *(==|!=) *"'
+# builtin->name, or argv[N] / name / sub compared with a string literal (a member
+# such as prm->name, a parameter's name, is not a builtin's).
+pattern='builtin->name|(argv\[[0-9]+\]|(^|[^>.[:alnum:]_])(name|sub)) *(==|!=) *"'
 if grep -nE "$pattern" $files; then
   echo "the lines above decide by a builtin's name: declare the effect in its effects function"
   exit 1
