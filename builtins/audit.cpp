@@ -1,5 +1,6 @@
 // The `audit` builtin (cli.md): `audit tail [N]`, `audit search WORD`, each with
-// --json (the raw JSON lines). Needs audit_access, checked by the policy gate.
+// --json (the raw JSON lines). Needs audit_access (audit_effects), checked by the
+// policy gate before it runs.
 #include "audit/log_reader.h"
 #include "base/strutil.h"
 #include "builtins/families.h"
@@ -52,8 +53,15 @@ int bi_audit(Shell& sh, std::vector<std::string>& argv) {
   return 0;
 }
 
+// Reading the audit log needs audit_access, whatever the subcommand.
+exec::BuiltinEffects audit_effects(Shell&, const std::vector<std::string>&) {
+  exec::BuiltinEffects e;
+  e.actions.push_back({policy::Builtin{policy::Capability::audit_access, "audit"}});
+  return e;
+}
+
 constexpr exec::BuiltinDef kAudit[] = {
-    {"audit", bi_audit, exec::BuiltinKind::regular, "audit_access", "read the audit log"},
+    {"audit", bi_audit, audit_effects, exec::BuiltinKind::regular, "read the audit log"},
 };
 
 }  // namespace

@@ -64,12 +64,18 @@ int loop_ctl(Shell& sh, std::vector<std::string>& argv, Ctl which) {
 int bi_break(Shell& sh, std::vector<std::string>& argv) { return loop_ctl(sh, argv, Ctl::brk); }
 int bi_continue(Shell& sh, std::vector<std::string>& argv) { return loop_ctl(sh, argv, Ctl::cont); }
 
-int bi_eval(Shell& sh, std::vector<std::string>& argv) {
+// The text eval runs: its operands joined by spaces (bi_eval and eval_effects).
+std::string eval_text(const std::vector<std::string>& argv) {
   std::string text;
   for (size_t i = 1; i < argv.size(); ++i) {
     if (i > 1) text += ' ';
     text += argv[i];
   }
+  return text;
+}
+
+int bi_eval(Shell& sh, std::vector<std::string>& argv) {
+  std::string text = eval_text(argv);
   if (text.empty()) return 0;
   return sh.eval_string(text, sh.source_name);
 }
@@ -113,6 +119,49 @@ int bi_dot(Shell& sh, std::vector<std::string>& argv) {
 }
 
 int bi_exec_placeholder(Shell&, std::vector<std::string>&) { return 0; }  // run by the interpreter
+
+// ---- effects (builtin_api.h): what each builtin above would do, parsed as it parses ----
+
+// `.` FILE: runs the file's text (the dry run reads and walks it as `.` finds it).
+// In the dry run, operands from an expansion make the text unknown (said so by the walk).
+bool dry_dynamic(const Shell& sh) { return sh.dry && sh.dry_dynamic; }
+
+exec::BuiltinEffects dot_effects(Shell& sh, const std::vector<std::string>& argv) {
+  exec::BuiltinEffects e;
+  if (dry_dynamic(sh)) e.walk.text = exec::WalkHints::Text::file;
+  if (argv.size() < 2) return e;  // "filename argument required"
+  e.walk.text = exec::WalkHints::Text::file;
+  e.walk.text_value = argv[1];
+  return e;
+}
+
+// eval: the text it runs, now.
+exec::BuiltinEffects eval_effects(Shell& sh, const std::vector<std::string>& argv) {
+  exec::BuiltinEffects e;
+  e.walk.text_value = eval_text(argv);
+  if (!e.walk.text_value.empty() || dry_dynamic(sh)) e.walk.text = exec::WalkHints::Text::now;
+  return e;
+}
+
+// `exec CMD`: the program that replaces the shell is a spawn like any other (the
+// interpreter runs it: run_exec_builtin, which skips one `--` as here). Without a
+// command its redirections are the plan's own actions.
+exec::BuiltinEffects exec_effects(Shell& sh, const std::vector<std::string>& argv) {
+  exec::BuiltinEffects e;
+  size_t i = 1;
+  if (i < argv.size() && argv[i] == "--") ++i;
+  if (i < argv.size()) e.actions.push_back(exec::spawn_action(sh, argv[i]));
+  return e;
+}
+
+// alias NAME=VALUE defines an alias, which changes how later lines parse: the dry run
+// (one parse, up front) cannot follow that. Listing aliases changes nothing.
+exec::BuiltinEffects alias_effects(Shell&, const std::vector<std::string>& argv) {
+  exec::BuiltinEffects e;
+  for (size_t i = 1; i < argv.size(); ++i)
+    if (argv[i].find('=') != std::string::npos) e.walk.later_unknown = true;
+  return e;
+}
 
 bool is_keyword(std::string_view w) {
   static constexpr std::string_view kw[] = {"!", "{", "}", "case", "do", "done", "elif", "else",
@@ -192,8 +241,10 @@ int bi_type(Shell& sh, std::vector<std::string>& argv) {
   return st;
 }
 
+// Only -v / -V reach bi_command: `command [-p] NAME` is resolved and run by the
+// interpreter (Interp::plan), whose plan carries NAME's own effects. A lookup runs
+// nothing, so `command` declares none (exec::no_effects).
 int bi_command(Shell& sh, std::vector<std::string>& argv) {
-  // Only -v / -V reach here; `command NAME` is run by the interpreter.
   size_t i = 1;
   bool v = false, V = false;
   for (; i < argv.size() && argv[i].size() > 1 && argv[i][0] == '-'; ++i) {
@@ -289,22 +340,24 @@ int bi_unalias(Shell& sh, std::vector<std::string>& argv) {
   return st;
 }
 
+using exec::no_effects;
+using K = exec::BuiltinKind;
 constexpr exec::BuiltinDef kCore[] = {
-    {".", bi_dot, exec::BuiltinKind::special, "", "run commands from a file in this shell"},
-    {":", bi_true, exec::BuiltinKind::special, "", "do nothing, successfully"},
-    {"alias", bi_alias, exec::BuiltinKind::regular, "", "define or show aliases"},
-    {"break", bi_break, exec::BuiltinKind::special, "", "leave a loop"},
-    {"command", bi_command, exec::BuiltinKind::regular, "", "run or describe a command, skipping functions"},
-    {"continue", bi_continue, exec::BuiltinKind::special, "", "next iteration of a loop"},
-    {"eval", bi_eval, exec::BuiltinKind::special, "", "run arguments as shell text"},
-    {"exec", bi_exec_placeholder, exec::BuiltinKind::special, "", "replace the shell or make redirections permanent"},
-    {"exit", bi_exit, exec::BuiltinKind::special, "", "end the shell"},
-    {"false", bi_false, exec::BuiltinKind::regular, "", "fail"},
-    {"hash", bi_hash, exec::BuiltinKind::regular, "", "remembered command locations"},
-    {"return", bi_return, exec::BuiltinKind::special, "", "return from a function or sourced file"},
-    {"true", bi_true, exec::BuiltinKind::regular, "", "succeed"},
-    {"type", bi_type, exec::BuiltinKind::regular, "", "describe commands"},
-    {"unalias", bi_unalias, exec::BuiltinKind::regular, "", "remove aliases"},
+    {".", bi_dot, dot_effects, K::special, "run commands from a file in this shell"},
+    {":", bi_true, no_effects, K::special, "do nothing, successfully"},
+    {"alias", bi_alias, alias_effects, K::regular, "define or show aliases"},
+    {"break", bi_break, no_effects, K::special, "leave a loop"},
+    {"command", bi_command, no_effects, K::regular, "run or describe a command, skipping functions"},
+    {"continue", bi_continue, no_effects, K::special, "next iteration of a loop"},
+    {"eval", bi_eval, eval_effects, K::special, "run arguments as shell text"},
+    {"exec", bi_exec_placeholder, exec_effects, K::special, "replace the shell or make redirections permanent"},
+    {"exit", bi_exit, no_effects, K::special, "end the shell"},
+    {"false", bi_false, no_effects, K::regular, "fail"},
+    {"hash", bi_hash, no_effects, K::regular, "remembered command locations"},
+    {"return", bi_return, no_effects, K::special, "return from a function or sourced file"},
+    {"true", bi_true, no_effects, K::regular, "succeed"},
+    {"type", bi_type, no_effects, K::regular, "describe commands"},
+    {"unalias", bi_unalias, no_effects, K::regular, "remove aliases"},
 };
 
 }  // namespace

@@ -72,11 +72,15 @@ int run_test(Shell& sh, std::vector<std::string>& argv, bool bracket) {
 int bi_test(Shell& sh, std::vector<std::string>& argv) { return run_test(sh, argv, false); }
 int bi_bracket(Shell& sh, std::vector<std::string>& argv) { return run_test(sh, argv, true); }
 
+// Output and tests: they write to the shell's own stdout/stderr, whose redirections
+// are the plan's actions. printf has no -v (it would be a format here).
+using exec::no_effects;
+using K = exec::BuiltinKind;
 constexpr exec::BuiltinDef kIo[] = {
-    {"[", bi_bracket, exec::BuiltinKind::regular, "", "evaluate a condition"},
-    {"echo", bi_echo, exec::BuiltinKind::regular, "", "write arguments"},
-    {"printf", bi_printf, exec::BuiltinKind::regular, "", "formatted output"},
-    {"test", bi_test, exec::BuiltinKind::regular, "", "evaluate a condition"},
+    {"[", bi_bracket, no_effects, K::regular, "evaluate a condition"},
+    {"echo", bi_echo, no_effects, K::regular, "write arguments"},
+    {"printf", bi_printf, no_effects, K::regular, "formatted output"},
+    {"test", bi_test, no_effects, K::regular, "evaluate a condition"},
 };
 
 }  // namespace

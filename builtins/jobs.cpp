@@ -8,6 +8,7 @@
 
 #include "base/strutil.h"
 #include "builtins/families.h"
+#include "exec/policy_gate.h"
 #include "exec/shell.h"
 #include "exec/signal_gate.h"
 #include "sandbox/launch.h"
@@ -192,10 +193,117 @@ int bi_kill(Shell& sh, std::vector<std::string>& argv) {
   return st;
 }
 
-int bi_trap(Shell& sh, std::vector<std::string>& argv) {
+// ---- effects of kill and wait ---------------------------------------------------
+
+// kill's arguments as bi_kill reads them: -l/-L lists, `-s SIG`, `-SIG`, `--`, then
+// the processes. `ok` is false on a usage error (nothing is signalled).
+// (bi_kill keeps its own copy of this parse while its run-time check is written
+// beside it; it should call this one, so that the two cannot drift.)
+struct KillArgs {
+  bool ok = false;
+  bool list = false;
+  int sig = SIGTERM;
+  size_t first = 1;  // first process operand
+};
+KillArgs parse_kill_args(const std::vector<std::string>& argv) {
+  KillArgs k;
+  if (argv.size() < 2) return k;
+  const std::string& a = argv[1];
+  if (a == "-l" || a == "-L") {
+    k.ok = k.list = true;
+    return k;
+  }
+  if (a == "-s") {
+    if (argv.size() < 3) return k;
+    k.sig = Shell::signal_number(argv[2]);
+    k.first = 3;
+  } else if (a.size() > 1 && a[0] == '-' && a != "--") {
+    k.sig = Shell::signal_number(a.substr(1));
+    k.first = 2;
+  } else if (a == "--") {
+    k.first = 2;
+  }
+  k.ok = k.sig >= 0 && k.first < argv.size();
+  return k;
+}
+
+// A job spec (%N) is job control of the session's own jobs: job_control_own, checked
+// before kill/wait runs (once for the command). A pid may be the session's own
+// process or any other: only known when the signal is sent, so kill decides it then
+// (job_control_others, or session_manage for another lash session) and the dry run
+// says `dynamic`. Operands only the run knows (`kill $pid`) are all of that kind.
+void job_spec_action(const std::vector<std::string>& argv, size_t first, exec::BuiltinEffects& e) {
+  for (size_t i = first; i < argv.size(); ++i)
+    if (!argv[i].empty() && argv[i][0] == '%') {
+      e.actions.push_back({policy::Builtin{policy::Capability::job_control_own, argv[0] + " " + argv[i]}});
+      return;
+    }
+}
+
+exec::BuiltinEffects kill_effects(Shell& sh, const std::vector<std::string>& argv) {
+  exec::BuiltinEffects e;
+  auto at_run_time = [&](const std::string& what) {
+    exec::PlannedAction a{policy::Builtin{policy::Capability::job_control_others, "kill " + what}};
+    a.at_run_time = true;
+    e.actions.push_back(std::move(a));
+  };
+  if (sh.dry && sh.dry_dynamic) {
+    at_run_time("...");
+    return e;
+  }
+  KillArgs k = parse_kill_args(argv);
+  if (!k.ok || k.list) return e;
+  bool job_seen = false;
+  for (size_t i = k.first; i < argv.size(); ++i) {
+    bool job = !argv[i].empty() && argv[i][0] == '%';
+    if (!job) at_run_time(argv[i]);
+    else if (!job_seen) job_spec_action(argv, i, e);
+    job_seen = job_seen || job;
+  }
+  return e;
+}
+
+// wait PID waits for a child of this shell (127 for any other): no effect outside.
+exec::BuiltinEffects wait_effects(Shell&, const std::vector<std::string>& argv) {
+  exec::BuiltinEffects e;
+  job_spec_action(argv, 1, e);
+  return e;
+}
+
+// trap's arguments, for bi_trap and trap_effects: [--] then nothing or -p (print
+// all), -p SIG... (print those), or ACTION SIG...; `-` or a first operand that is a
+// signal number (POSIX) resets.
+struct TrapArgs {
+  enum class Mode : uint8_t { print_all, print_some, reset, set, usage } mode = Mode::print_all;
+  std::string action;
+  size_t first_sig = 1;
+};
+TrapArgs parse_trap_args(const std::vector<std::string>& argv) {
+  using M = TrapArgs::Mode;
+  TrapArgs t;
   size_t i = 1;
   if (i < argv.size() && argv[i] == "--") ++i;
-  if (i >= argv.size() || (argv[i] == "-p" && i + 1 == argv.size())) {
+  if (i >= argv.size() || (argv[i] == "-p" && i + 1 == argv.size())) return t;
+  if (argv[i] == "-p") {
+    t.mode = M::print_some;
+    t.first_sig = i + 1;
+    return t;
+  }
+  t.action = argv[i];
+  t.first_sig = i + 1;
+  t.mode = t.action == "-" ? M::reset : M::set;
+  if (str::parse_int(t.action) && Shell::signal_number(t.action) >= 0) {
+    t.mode = M::reset;
+    t.first_sig = i;
+  }
+  if (t.first_sig >= argv.size() && t.mode != M::reset) t.mode = M::usage;
+  return t;
+}
+
+int bi_trap(Shell& sh, std::vector<std::string>& argv) {
+  using M = TrapArgs::Mode;
+  TrapArgs t = parse_trap_args(argv);
+  if (t.mode == M::print_all) {
     for (int s = 0; s < NSIG; ++s) {
       if (!sh.trap_set[s]) continue;
       sh.out() << "trap -- " << str::quote_always(sh.traps[s]) << ' '
@@ -203,46 +311,53 @@ int bi_trap(Shell& sh, std::vector<std::string>& argv) {
     }
     return 0;
   }
-  if (argv[i] == "-p") {
-    for (size_t k = i + 1; k < argv.size(); ++k) {
+  if (t.mode == M::print_some) {
+    for (size_t k = t.first_sig; k < argv.size(); ++k) {
       int s = Shell::signal_number(argv[k]);
       if (s >= 0 && sh.trap_set[s])
         sh.out() << "trap -- " << str::quote_always(sh.traps[s]) << ' ' << Shell::signal_name(s) << '\n';
     }
     return 0;
   }
-  // trap ACTION SIG...; a first operand that is a number means "reset" (POSIX).
-  std::string action = argv[i];
-  bool reset = action == "-";
-  size_t first_sig = i + 1;
-  if (str::parse_int(action) && Shell::signal_number(action) >= 0) {
-    reset = true;
-    first_sig = i;
-  }
-  if (first_sig >= argv.size() && !reset) {
+  if (t.mode == M::usage) {
     sh.error("trap: usage: trap [action condition...]");
     return 2;
   }
   int st = 0;
-  for (size_t k = first_sig; k < argv.size(); ++k) {
+  for (size_t k = t.first_sig; k < argv.size(); ++k) {
     int s = Shell::signal_number(argv[k]);
     if (s < 0 || s == SIGKILL || s == SIGSTOP) {
       sh.error("trap: " + argv[k] + ": bad trap");
       st = 1;
       continue;
     }
-    if (reset)
+    if (t.mode == M::reset)
       sh.set_trap(s, std::nullopt);
     else
-      sh.set_trap(s, action);
+      sh.set_trap(s, t.action);
   }
   return st;
 }
 
+// trap ACTION SIGNAL...: ACTION is shell text that runs later, at exit or when the
+// signal comes (the dry run walks it once the script is walked).
+exec::BuiltinEffects trap_effects(Shell& sh, const std::vector<std::string>& argv) {
+  exec::BuiltinEffects e;
+  if (sh.dry && sh.dry_dynamic) {  // text or mode only the run knows: said so by the walk
+    e.walk.text = exec::WalkHints::Text::later;
+    return e;
+  }
+  TrapArgs t = parse_trap_args(argv);
+  if (t.mode != TrapArgs::Mode::set || t.action.empty()) return e;
+  e.walk.text = exec::WalkHints::Text::later;
+  e.walk.text_value = t.action;
+  return e;
+}
+
 constexpr exec::BuiltinDef kJobs[] = {
-    {"kill", bi_kill, exec::BuiltinKind::regular, "", "send a signal"},
-    {"trap", bi_trap, exec::BuiltinKind::special, "", "run commands on signals and exit"},
-    {"wait", bi_wait, exec::BuiltinKind::regular, "", "wait for background jobs"},
+    {"kill", bi_kill, kill_effects, exec::BuiltinKind::regular, "send a signal"},
+    {"trap", bi_trap, trap_effects, exec::BuiltinKind::special, "run commands on signals and exit"},
+    {"wait", bi_wait, wait_effects, exec::BuiltinKind::regular, "wait for background jobs"},
 };
 
 }  // namespace

@@ -1,6 +1,7 @@
 // The `profile` builtin (cli.md): list, review, permissions, test, create, edit,
 // reload, switch, validate. Capability checks (profile_manage, profile_switch) are
-// made by the policy gate before this runs, like any other action.
+// declared by profile_effects and made by the policy gate before this runs, like any
+// other action.
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -285,9 +286,32 @@ int bi_profile(Shell& sh, std::vector<std::string>& argv) {
   return 2;
 }
 
+// The subcommands that change things need a capability: create, edit and reload
+// profile_manage, switch profile_switch; list, review, permissions, test and validate
+// only read. After a switch or reload the rest runs under another profile, which the
+// dry run (deciding with the profile it was given) cannot follow; edit starts the
+// editor, checked as a program when it starts (Shell::run_program).
+exec::BuiltinEffects profile_effects(Shell& sh, const std::vector<std::string>& argv) {
+  using C = policy::Capability;
+  exec::BuiltinEffects e;
+  if (sh.dry && sh.dry_dynamic) {  // a subcommand only the run knows: any of them
+    e.actions.push_back({policy::Builtin{C::profile_switch, "profile ..."}, true});
+    e.walk.later_unknown = true;
+    return e;
+  }
+  if (argv.size() < 2) return e;  // usage error
+  const std::string& sub = argv[1];
+  std::optional<C> cap;
+  if (sub == "create" || sub == "edit" || sub == "reload") cap = C::profile_manage;
+  if (sub == "switch") cap = C::profile_switch;
+  if (cap) e.actions.push_back({policy::Builtin{*cap, "profile " + sub}});
+  e.walk.starts_editor = sub == "edit";
+  e.walk.later_unknown = sub == "switch" || sub == "reload";
+  return e;
+}
+
 constexpr exec::BuiltinDef kProfile[] = {
-    // The capability depends on the subcommand (policy_gate.cpp).
-    {"profile", bi_profile, exec::BuiltinKind::regular, "", "inspect, dry-run and switch security profiles"},
+    {"profile", bi_profile, profile_effects, exec::BuiltinKind::regular, "inspect, dry-run and switch security profiles"},
 };
 
 }  // namespace

@@ -128,6 +128,14 @@ int bi_cd(Shell& sh, std::vector<std::string>& argv) {
   return 2;
 }
 
+// cd changes no variable the policy decides (PWD and OLDPWD are the shell's own), but
+// later relative paths are resolved against a directory only the run knows.
+exec::BuiltinEffects cd_effects(Shell&, const std::vector<std::string>&) {
+  exec::BuiltinEffects e;
+  e.walk.changes_cwd = true;
+  return e;
+}
+
 int bi_pwd(Shell& sh, std::vector<std::string>& argv) {
   bool physical = false;
   for (size_t i = 1; i < argv.size(); ++i) {
@@ -351,12 +359,16 @@ int bi_times(Shell& sh, std::vector<std::string>&) {
   return 0;
 }
 
+// pwd, times, ulimit and umask change only the shell's own process state (its limits
+// are inherited by the sandbox, never raised past the profile's: bi_ulimit).
+using exec::no_effects;
+using K = exec::BuiltinKind;
 constexpr exec::BuiltinDef kSession[] = {
-    {"cd", bi_cd, exec::BuiltinKind::regular, "", "change the working directory"},
-    {"pwd", bi_pwd, exec::BuiltinKind::regular, "", "print the working directory"},
-    {"times", bi_times, exec::BuiltinKind::special, "", "process times"},
-    {"ulimit", bi_ulimit, exec::BuiltinKind::regular, "", "resource limits"},
-    {"umask", bi_umask, exec::BuiltinKind::regular, "", "file creation mask"},
+    {"cd", bi_cd, cd_effects, K::regular, "change the working directory"},
+    {"pwd", bi_pwd, no_effects, K::regular, "print the working directory"},
+    {"times", bi_times, no_effects, K::special, "process times"},
+    {"ulimit", bi_ulimit, no_effects, K::regular, "resource limits"},
+    {"umask", bi_umask, no_effects, K::regular, "file creation mask"},
 };
 
 }  // namespace

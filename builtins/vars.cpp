@@ -9,6 +9,7 @@
 #include "builtins/families.h"
 #include "builtins/getopts_core.h"
 #include "exec/options.h"
+#include "exec/policy_gate.h"
 #include "exec/shell.h"
 #include "syntax/parser.h"
 
@@ -19,23 +20,33 @@ using exec::Var;
 
 namespace {
 
-// export/readonly: NAME[=VALUE]... or -p / no operands to list.
-int mark_vars(Shell& sh, std::vector<std::string>& argv, uint8_t flag, const char* word) {
-  size_t i = 1;
-  bool print = false;
+// Options of export/readonly (the builtin and its effects parse them here): `-p`
+// and `--`; anything else is an illegal option, named in `bad`.
+struct MarkArgs {
+  size_t first = 1;  // first NAME[=VALUE] operand
+  std::string bad;
+};
+MarkArgs parse_mark_args(const std::vector<std::string>& argv) {
+  MarkArgs m;
+  size_t& i = m.first;
   for (; i < argv.size() && argv[i].size() > 1 && argv[i][0] == '-'; ++i) {
     if (argv[i] == "--") {
       ++i;
       break;
     }
-    if (argv[i] == "-p") {
-      print = true;
-      continue;
-    }
-    throw FatalError{std::string(word) + ": Illegal option " + argv[i], 2};
+    if (argv[i] == "-p") continue;  // print: the same as no operands
+    m.bad = argv[i];
+    break;
   }
+  return m;
+}
+
+// export/readonly: NAME[=VALUE]... or -p / no operands to list.
+int mark_vars(Shell& sh, std::vector<std::string>& argv, uint8_t flag, const char* word) {
+  MarkArgs m = parse_mark_args(argv);
+  if (!m.bad.empty()) throw FatalError{std::string(word) + ": Illegal option " + m.bad, 2};
+  size_t i = m.first;
   if (i >= argv.size()) {
-    (void)print;
     for (auto& n : sh.vars.names()) {
       const Var* v = sh.vars.find(n);
       if (!v || !(v->flags & flag)) continue;
@@ -64,21 +75,67 @@ int mark_vars(Shell& sh, std::vector<std::string>& argv, uint8_t flag, const cha
 int bi_export(Shell& sh, std::vector<std::string>& argv) { return mark_vars(sh, argv, Var::exported, "export"); }
 int bi_readonly(Shell& sh, std::vector<std::string>& argv) { return mark_vars(sh, argv, Var::readonly, "readonly"); }
 
-int bi_unset(Shell& sh, std::vector<std::string>& argv) {
+// The operands mark_vars changes, in its order, up to the first bad name (where it
+// stops with an error). export: every NAME is exported (an action whatever it was);
+// readonly: a NAME=VALUE is set first, then made read-only, each an action only for
+// an exported variable.
+exec::BuiltinEffects mark_effects(Shell& sh, const std::vector<std::string>& argv, bool is_export) {
+  exec::BuiltinEffects e;
+  e.walk.operands_are_variables = true;
+  e.walk.operand_op = is_export ? policy::EnvOp::export_var : policy::EnvOp::readonly;
+  MarkArgs m = parse_mark_args(argv);
+  if (!m.bad.empty()) return e;
+  for (size_t i = m.first; i < argv.size(); ++i) {
+    auto eq = argv[i].find('=');
+    std::string name = argv[i].substr(0, eq);
+    if (!syntax::is_name(name)) break;
+    if (is_export) {
+      exec::add_env_action(sh, e.actions, name, policy::EnvOp::export_var, false);
+      continue;
+    }
+    if (eq != std::string::npos) exec::add_env_action(sh, e.actions, name, policy::EnvOp::set, true);
+    exec::add_env_action(sh, e.actions, name, policy::EnvOp::readonly, true);
+  }
+  return e;
+}
+exec::BuiltinEffects export_effects(Shell& sh, const std::vector<std::string>& argv) {
+  return mark_effects(sh, argv, true);
+}
+exec::BuiltinEffects readonly_effects(Shell& sh, const std::vector<std::string>& argv) {
+  return mark_effects(sh, argv, false);
+}
+
+// Options of unset: -f (functions) and -v (variables), the last one wins; `--`.
+struct UnsetArgs {
+  size_t first = 1;
   bool funcs = false;
-  size_t i = 1;
+  std::string bad;  // an illegal option
+};
+UnsetArgs parse_unset_args(const std::vector<std::string>& argv) {
+  UnsetArgs u;
+  size_t& i = u.first;
   for (; i < argv.size() && argv[i].size() > 1 && argv[i][0] == '-'; ++i) {
     if (argv[i] == "--") {
       ++i;
       break;
     }
-    if (argv[i] == "-f")
-      funcs = true;
-    else if (argv[i] == "-v")
-      funcs = false;
-    else
-      throw FatalError{"unset: Illegal option " + argv[i], 2};
+    if (argv[i] == "-f") {
+      u.funcs = true;
+    } else if (argv[i] == "-v") {
+      u.funcs = false;
+    } else {
+      u.bad = argv[i];
+      break;
+    }
   }
+  return u;
+}
+
+int bi_unset(Shell& sh, std::vector<std::string>& argv) {
+  UnsetArgs u = parse_unset_args(argv);
+  if (!u.bad.empty()) throw FatalError{"unset: Illegal option " + u.bad, 2};
+  bool funcs = u.funcs;
+  size_t i = u.first;
   for (; i < argv.size(); ++i) {
     if (funcs) {
       sh.functions.erase(argv[i]);
@@ -93,6 +150,68 @@ int bi_unset(Shell& sh, std::vector<std::string>& argv) {
   return 0;
 }
 
+// unset NAME...: each exported variable up to the first bad name is an action;
+// unset -f NAME... removes functions (a program of that name may run again).
+exec::BuiltinEffects unset_effects(Shell& sh, const std::vector<std::string>& argv) {
+  exec::BuiltinEffects e;
+  UnsetArgs u = parse_unset_args(argv);
+  if (!u.bad.empty()) return e;
+  if (u.funcs) {
+    e.walk.functions_removed.assign(argv.begin() + long(u.first), argv.end());
+    return e;
+  }
+  e.walk.operands_are_variables = true;
+  e.walk.operand_op = policy::EnvOp::unset;
+  for (size_t i = u.first; i < argv.size() && syntax::is_name(argv[i]); ++i)
+    exec::add_env_action(sh, e.actions, argv[i], policy::EnvOp::unset, true);
+  return e;
+}
+
+// The arguments of set, in order: option letters (-e, +x), long options (-o NAME),
+// a bare -o/+o (list the options); then where the positional parameters start.
+struct SetArgs {
+  struct Op {
+    char letter = 0;  // 'o' for a long option
+    bool on = true;
+    std::string name;  // the long option
+    bool list = false;  // -o / +o without a name: print the options
+  };
+  std::vector<Op> ops;
+  size_t params_from = 0;
+  bool set_params = false;
+  bool dash = false;  // a lone `-`: xtrace and verbose off
+};
+SetArgs parse_set_args(const std::vector<std::string>& argv) {
+  SetArgs s;
+  size_t i = 1;
+  for (; i < argv.size(); ++i) {
+    const std::string& a = argv[i];
+    if (a == "--") {
+      ++i;
+      s.set_params = true;
+      break;
+    }
+    if (a == "-") {
+      s.dash = true;
+      ++i;
+      s.set_params = i < argv.size();
+      break;
+    }
+    if (a.size() < 2 || (a[0] != '-' && a[0] != '+')) break;
+    bool on = a[0] == '-';
+    for (size_t k = 1; k < a.size(); ++k) {
+      if (a[k] == 'o') {
+        if (i + 1 >= argv.size()) s.ops.push_back({'o', on, {}, true});
+        else s.ops.push_back({'o', on, argv[++i], false});
+        continue;
+      }
+      s.ops.push_back({a[k], on, {}, false});
+    }
+  }
+  s.params_from = i;
+  return s;
+}
+
 int bi_set(Shell& sh, std::vector<std::string>& argv) {
   if (argv.size() == 1) {
     for (auto& n : sh.vars.names()) {
@@ -102,39 +221,32 @@ int bi_set(Shell& sh, std::vector<std::string>& argv) {
     }
     return 0;
   }
-  size_t i = 1;
-  bool set_params = false;
-  for (; i < argv.size(); ++i) {
-    const std::string& a = argv[i];
-    if (a == "--") {
-      ++i;
-      set_params = true;
-      break;
-    }
-    if (a == "-" ) {
-      sh.opt.xtrace = sh.opt.verbose = false;
-      ++i;
-      set_params = i < argv.size();
-      break;
-    }
-    if (a.size() < 2 || (a[0] != '-' && a[0] != '+')) break;
-    bool on = a[0] == '-';
-    for (size_t k = 1; k < a.size(); ++k) {
-      if (a[k] == 'o') {
-        if (i + 1 >= argv.size()) {
-          sh.out() << exec::list_options(sh, !on);
-          continue;
-        }
-        const std::string& name = argv[++i];
-        if (!exec::set_long_option(sh, name, on)) throw FatalError{"set: Illegal option -o " + name, 2};
-        continue;
-      }
-      if (!exec::set_short_option(sh, a[k], on))
-        throw FatalError{std::string("set: Illegal option ") + a[0] + a[k], 2};
+  SetArgs parsed = parse_set_args(argv);
+  for (const auto& op : parsed.ops) {
+    if (op.list) {
+      sh.out() << exec::list_options(sh, !op.on);
+    } else if (op.letter == 'o') {
+      if (!exec::set_long_option(sh, op.name, op.on)) throw FatalError{"set: Illegal option -o " + op.name, 2};
+    } else if (!exec::set_short_option(sh, op.letter, op.on)) {
+      throw FatalError{std::string("set: Illegal option ") + (op.on ? '-' : '+') + op.letter, 2};
     }
   }
+  if (parsed.dash) sh.opt.xtrace = sh.opt.verbose = false;
+  size_t i = parsed.params_from;
+  bool set_params = parsed.set_params;
   if (i < argv.size() || set_params) sh.params.assign(argv.begin() + long(i), argv.end());
   return 0;
+}
+
+// set changes no exported variable itself; `set -a` makes every later assignment an
+// export, which the dry run follows (a `set +a` it does not: it may be on a branch
+// that does not run). Options that come from an expansion may hold -a.
+exec::BuiltinEffects set_effects(Shell& sh, const std::vector<std::string>& argv) {
+  exec::BuiltinEffects e;
+  if (sh.dry && sh.dry_dynamic) e.walk.allexport = true;
+  for (const auto& op : parse_set_args(argv).ops)
+    if (op.on && (op.letter == 'a' || (op.letter == 'o' && op.name == "allexport"))) e.walk.allexport = true;
+  return e;
 }
 
 int bi_shift(Shell& sh, std::vector<std::string>& argv) {
@@ -170,16 +282,39 @@ int bi_local(Shell& sh, std::vector<std::string>& argv) {
   return 0;
 }
 
+// local NAME=VALUE sets NAME (an action when it is exported); a bare NAME or `-`
+// changes no value. Stops at the first bad name, as bi_local.
+exec::BuiltinEffects local_effects(Shell& sh, const std::vector<std::string>& argv) {
+  exec::BuiltinEffects e;
+  e.walk.operands_are_variables = true;
+  for (size_t i = 1; i < argv.size(); ++i) {
+    auto eq = argv[i].find('=');
+    std::string name = argv[i].substr(0, eq);
+    if (name == "-") continue;
+    if (!syntax::is_name(name)) break;
+    if (eq != std::string::npos) exec::add_env_action(sh, e.actions, name, policy::EnvOp::set, true);
+  }
+  return e;
+}
+
 // ---- read -----------------------------------------------------------------------
 
 bool is_ifs_ws(char c, const std::string& ifs) {
   return (c == ' ' || c == '\t' || c == '\n') && ifs.find(c) != std::string::npos;
 }
 
-int bi_read(Shell& sh, std::vector<std::string>& argv) {
+// read's arguments, for bi_read and read_effects: -r, -p PROMPT (in a group like
+// -rp the next word is the prompt), `--`, then at least one NAME. `error` is the
+// message of a usage error, after which read reads and assigns nothing.
+struct ReadArgs {
   bool raw = false;
-  size_t i = 1;
   std::string prompt;
+  std::vector<std::string> names;
+  std::string error;
+};
+ReadArgs parse_read_args(const std::vector<std::string>& argv) {
+  ReadArgs r;
+  size_t i = 1;
   for (; i < argv.size() && argv[i].size() > 1 && argv[i][0] == '-'; ++i) {
     if (argv[i] == "--") {
       ++i;
@@ -188,30 +323,46 @@ int bi_read(Shell& sh, std::vector<std::string>& argv) {
     for (size_t k = 1; k < argv[i].size(); ++k) {
       char c = argv[i][k];
       if (c == 'r') {
-        raw = true;
+        r.raw = true;
       } else if (c == 'p') {
         if (i + 1 >= argv.size()) {
-          sh.error("read: No arg for -p option");
-          return 2;
+          r.error = "read: No arg for -p option";
+          return r;
         }
-        prompt = argv[++i];
+        r.prompt = argv[++i];
         break;
       } else {
-        sh.error(std::string("read: Illegal option -") + c);
-        return 2;
+        r.error = std::string("read: Illegal option -") + c;
+        return r;
       }
     }
   }
-  std::vector<std::string> names(argv.begin() + long(i), argv.end());
-  if (names.empty()) {
-    sh.error("read: arg count");
+  r.names.assign(argv.begin() + long(i), argv.end());
+  if (r.names.empty()) r.error = "read: arg count";
+  for (auto& n : r.names)
+    if (r.error.empty() && !syntax::is_name(n)) r.error = "read: " + n + ": bad variable name";
+  return r;
+}
+
+// read NAME...: each NAME is assigned (an action when it is exported), never the prompt.
+exec::BuiltinEffects read_effects(Shell& sh, const std::vector<std::string>& argv) {
+  exec::BuiltinEffects e;
+  e.walk.operands_are_variables = true;
+  ReadArgs r = parse_read_args(argv);
+  if (!r.error.empty()) return e;
+  for (const auto& n : r.names) exec::add_env_action(sh, e.actions, n, policy::EnvOp::set, true);
+  return e;
+}
+
+int bi_read(Shell& sh, std::vector<std::string>& argv) {
+  ReadArgs parsed = parse_read_args(argv);
+  if (!parsed.error.empty()) {
+    sh.error(parsed.error);
     return 2;
   }
-  for (auto& n : names)
-    if (!syntax::is_name(n)) {
-      sh.error("read: " + n + ": bad variable name");
-      return 2;
-    }
+  const bool raw = parsed.raw;
+  const std::string& prompt = parsed.prompt;
+  const std::vector<std::string>& names = parsed.names;
   if (!prompt.empty() && ::isatty(0)) exec::write_all(2, prompt);
 
   // Read one logical line byte by byte (never past the newline). `esc` marks
@@ -338,15 +489,27 @@ int bi_getopts(Shell& sh, std::vector<std::string>& argv) {
   return r.status;
 }
 
+// getopts OPTSTRING NAME: NAME is assigned, and OPTARG set or unset (OPTIND is the
+// shell's own); each an action when exported. Nothing on a usage error.
+exec::BuiltinEffects getopts_effects(Shell& sh, const std::vector<std::string>& argv) {
+  exec::BuiltinEffects e;
+  e.walk.operands_are_variables = true;
+  if (argv.size() < 3 || !syntax::is_name(argv[2])) return e;
+  exec::add_env_action(sh, e.actions, argv[2], policy::EnvOp::set, true);
+  exec::add_env_action(sh, e.actions, "OPTARG", policy::EnvOp::set, true);
+  return e;
+}
+
+using K = exec::BuiltinKind;
 constexpr exec::BuiltinDef kVars[] = {
-    {"export", bi_export, exec::BuiltinKind::special, "", "export variables to commands"},
-    {"getopts", bi_getopts, exec::BuiltinKind::regular, "", "parse options"},
-    {"local", bi_local, exec::BuiltinKind::regular, "", "function-local variables"},
-    {"read", bi_read, exec::BuiltinKind::regular, "", "read a line into variables"},
-    {"readonly", bi_readonly, exec::BuiltinKind::special, "", "make variables read-only"},
-    {"set", bi_set, exec::BuiltinKind::special, "", "options and positional parameters"},
-    {"shift", bi_shift, exec::BuiltinKind::special, "", "shift positional parameters"},
-    {"unset", bi_unset, exec::BuiltinKind::special, "", "remove variables or functions"},
+    {"export", bi_export, export_effects, K::special, "export variables to commands"},
+    {"getopts", bi_getopts, getopts_effects, K::regular, "parse options"},
+    {"local", bi_local, local_effects, K::regular, "function-local variables"},
+    {"read", bi_read, read_effects, K::regular, "read a line into variables"},
+    {"readonly", bi_readonly, readonly_effects, K::special, "make variables read-only"},
+    {"set", bi_set, set_effects, K::special, "options and positional parameters"},
+    {"shift", bi_shift, exec::no_effects, K::special, "shift positional parameters"},
+    {"unset", bi_unset, unset_effects, K::special, "remove variables or functions"},
 };
 
 }  // namespace

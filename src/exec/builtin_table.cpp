@@ -1,4 +1,6 @@
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 
 #include "exec/builtin_api.h"
 #include "exec/vars.h"
@@ -11,8 +13,16 @@ StringMap<const BuiltinDef*>& table() {
 }
 }  // namespace
 
+BuiltinEffects no_effects(Shell&, const std::vector<std::string>&) { return {}; }
+
 void register_builtins(std::span<const BuiltinDef> defs) {
-  for (const auto& d : defs) table().emplace(std::string(d.name), &d);
+  for (const auto& d : defs) {
+    if (!d.effects) {  // a programming error, caught by the first run of any test
+      std::fprintf(stderr, "lash: builtin '%.*s' declares no effects\n", int(d.name.size()), d.name.data());
+      std::abort();
+    }
+    table().emplace(std::string(d.name), &d);
+  }
 }
 
 const BuiltinDef* find_builtin(std::string_view name) {

@@ -1,5 +1,7 @@
 #include "exec/dry_run.h"
 
+#include <algorithm>
+#include <map>
 #include <set>
 
 #include "exec/interp.h"
@@ -188,30 +190,27 @@ class DryWalker {
         add(plan_actions(sh_, program));
       }
     }
-    if (p.builtin && (p.kind == SimplePlan::Kind::builtin || p.kind == SimplePlan::Kind::special_builtin)) {
-      if (p.builtin->name == "unset") {  // unset -f NAME: the name may be a program again
-        for (size_t k = 1; k < p.argv.size(); ++k)
-          if (p.argv[k] != "-f" && p.argv[k] != "-v") maybe_functions_.insert(p.argv[k]);
-        ++functions_changed_;
-      }
-      std::string_view name = p.builtin->name;
-      if (substituted) dynamic_env_operands(sc, name);
-      if (name == "set") follow_allexport(p, substituted);
-      if (name == "cd" || name == "pushd" || name == "popd") {
-        cwd_changed_ = true;
-        sh_.dry_assigned.insert("PWD");  // and $PWD with it
-        sh_.dry_assigned.insert("OLDPWD");
-      }
-      std::string sub = name == "profile" && p.argv.size() > 1 ? p.argv[1] : "";
-      if (sub == "edit") editor_spawn();
-      // What follows runs under another profile (or a reloaded one): this walk decides
-      // with the profile it was given, so it cannot say.
-      if (sub == "switch" || sub == "reload") later_unknown_ = true;
-      // An alias changes how later lines parse, which this walk (one parse, up front)
-      // cannot follow.
-      if (name == "alias" && p.argv.size() > 1) later_unknown_ = true;
-      nested_text(p, substituted);
+    if (p.builtin && (p.kind == SimplePlan::Kind::builtin || p.kind == SimplePlan::Kind::special_builtin))
+      follow(p.builtin->effects(sh_, p.argv).walk, sc, p, substituted);
+  }
+
+  // What a builtin declares about the rest of the walk (WalkHints, builtin_api.h); its
+  // actions were added with the command's (plan_actions).
+  void follow(const WalkHints& w, const ast::SimpleCommand& sc, const SimplePlan& p, bool substituted) {
+    if (!w.functions_removed.empty()) {  // unset -f NAME: the name may be a program again
+      for (const auto& f : w.functions_removed) maybe_functions_.insert(f);
+      ++functions_changed_;
     }
+    if (substituted && w.operands_are_variables) dynamic_env_operands(sc, p, w.operand_op);
+    if (w.allexport) sh_.vars.allexport = true;  // dry_run() restores it
+    if (w.changes_cwd) {
+      cwd_changed_ = true;
+      sh_.dry_assigned.insert("PWD");  // and $PWD with it
+      sh_.dry_assigned.insert("OLDPWD");
+    }
+    if (w.starts_editor) editor_spawn();
+    if (w.later_unknown) later_unknown_ = true;
+    nested_text(w, p.argv[0], substituted);
   }
 
   // A call of a function: its body is planned with the functions known now. Again at
@@ -232,37 +231,73 @@ class DryWalker {
     in_call_.erase(body.get());
   }
 
-  // export/readonly/unset/local/read/getopts with an operand only the run knows: which
-  // variable changes is unknown.
-  void dynamic_env_operands(const ast::SimpleCommand& sc, std::string_view name) {
-    policy::EnvOp op;
-    if (name == "export") op = policy::EnvOp::export_var;
-    else if (name == "unset") op = policy::EnvOp::unset;
-    else if (name == "readonly") op = policy::EnvOp::readonly;
-    else if (name == "local" || name == "read" || name == "getopts") op = policy::EnvOp::set;
-    else return;
-    for (size_t i = 1; i < sc.words.size(); ++i) {
+  // A builtin whose operands name the variables it changes (export, unset, read...),
+  // with an operand only the run knows: which variable changes is unknown. When every
+  // word is sure to be one field, the builtin's own effects function, run on the words
+  // with each expansion standing in as a placeholder name, says which of them are
+  // variables (`read -rp "$prompt" x`: not the prompt). Otherwise every expanded
+  // operand may be one.
+  void dynamic_env_operands(const ast::SimpleCommand& sc, const SimplePlan& p, policy::EnvOp op) {
+    std::vector<std::string> shape;
+    std::map<std::string, size_t> stand_ins;  // placeholder name -> its word
+    bool one_field_each = sc.words.size() == p.argv.size();  // not after `command`
+    for (size_t i = 0; one_field_each && i < sc.words.size(); ++i) {
       const auto& w = sc.words[i];
-      if (w.parts.size() == 1 && std::holds_alternative<ast::Literal>(w.parts[0].v)) continue;
-      add({{policy::EnvChange{word_display(w), op}, true}});
+      if (literal_field(w)) {
+        shape.push_back(p.argv[i]);
+      } else if (quoted_field(w) && i > 0) {
+        shape.push_back("lash_dry_operand_" + std::to_string(i));
+        stand_ins[shape.back()] = i;
+      } else {
+        one_field_each = false;
+      }
+    }
+    if (!one_field_each) {
+      for (size_t i = 1; i < sc.words.size(); ++i)
+        if (!literal_field(sc.words[i])) add({{policy::EnvChange{word_display(sc.words[i]), op}, true}});
+      return;
+    }
+    // A literal operand the parse of today's values missed (`read "$v" HOME` with $v
+    // not a name now fails before HOME): decided as the run will, once $v is one.
+    auto same = [](const PlannedAction& x, const PlannedAction& y) {
+      const auto* a = std::get_if<policy::EnvChange>(&x.action);
+      const auto* b = std::get_if<policy::EnvChange>(&y.action);
+      return a && b && a->name == b->name && a->op == b->op;
+    };
+    std::vector<PlannedAction> now = p.builtin->effects(sh_, p.argv).actions;
+    for (const auto& a : p.builtin->effects(sh_, shape).actions) {
+      const auto* e = std::get_if<policy::EnvChange>(&a.action);
+      if (!e || stand_ins.count(e->name)) continue;
+      if (std::none_of(now.begin(), now.end(), [&](const PlannedAction& n) { return same(n, a); })) add({a});
+    }
+    // Which variable it is is unknown, so whether it is exported too: as if all were.
+    bool saved_allexport = sh_.vars.allexport;
+    sh_.vars.allexport = true;
+    BuiltinEffects e_all = p.builtin->effects(sh_, shape);
+    sh_.vars.allexport = saved_allexport;
+    for (const auto& a : e_all.actions) {
+      const auto* e = std::get_if<policy::EnvChange>(&a.action);
+      auto it = e ? stand_ins.find(e->name) : stand_ins.end();
+      if (it == stand_ins.end()) continue;  // a literal operand: decided with the command
+      add({{policy::EnvChange{word_display(sc.words[it->second]), e->op}, true}});
     }
   }
 
-  // `set -a` / `set -o allexport`: every later assignment exports, so it is an
-  // environment change the profile decides. A `set +a` is not followed (it may be on a
-  // branch that does not run), nor are options from an expansion (then assume -a).
-  // dry_run() restores the option.
-  void follow_allexport(const SimplePlan& p, bool substituted) {
-    if (substituted) sh_.vars.allexport = true;
-    for (size_t i = 1; i < p.argv.size(); ++i) {
-      const std::string& a = p.argv[i];
-      if (a == "--" || a.size() < 2 || (a[0] != '-' && a[0] != '+')) break;
-      if (a == "-o" && i + 1 < p.argv.size()) {
-        if (p.argv[++i] == "allexport") sh_.vars.allexport = true;
-        continue;
-      }
-      if (a[0] == '-' && a.find('a') != std::string::npos) sh_.vars.allexport = true;
-    }
+  // A word that is its own text, one field: a literal without pattern characters.
+  static bool literal_field(const ast::Word& w) {
+    if (w.parts.size() != 1) return false;
+    const auto* l = std::get_if<ast::Literal>(&w.parts[0].v);
+    return l && (l->quoted || l->text.find_first_of("*?[") == std::string::npos);
+  }
+  // One double-quoted word that always expands to exactly one field: no "$@", and no
+  // ${x-...} word (which could hold one).
+  static bool quoted_field(const ast::Word& w) {
+    if (w.parts.size() != 1) return false;
+    const auto* dq = std::get_if<ast::DoubleQuoted>(&w.parts[0].v);
+    if (!dq) return false;
+    for (const auto& part : dq->parts)
+      if (const auto* prm = std::get_if<ast::Parameter>(&part.v); prm && (prm->name == "@" || prm->arg)) return false;
+    return true;
   }
 
   // Names the run resolves against what only it knows: a bare command name on a PATH
@@ -308,46 +343,35 @@ class DryWalker {
     }
   }
 
-  // eval TEXT, . FILE and trap TEXT SIGNAL... run shell text: plan that text too. Text
-  // only the run knows (a substitution or variable in it, a file not there yet) is
-  // reported as running something unknown.
-  void nested_text(const SimplePlan& p, bool substituted) {
-    std::string_view name = p.builtin->name;
-    std::string text;
+  // Shell text a builtin runs (eval TEXT, . FILE, trap TEXT SIGNAL...): plan that text
+  // too. Text only the run knows (a substitution or variable in the command, a file
+  // not there yet) is reported as running something unknown.
+  void nested_text(const WalkHints& w, const std::string& name, bool substituted) {
+    using T = WalkHints::Text;
+    if (w.text == T::none) return;
     auto unknown = [&](const std::string& what) { add({{policy::Spawn{what, ""}, true}}); };
-    if (name == "eval") {
-      if (substituted) return unknown("eval ...");
-      for (size_t i = 1; i < p.argv.size(); ++i) {
-        if (i > 1) text += ' ';
-        text += p.argv[i];
-      }
-    } else if (name == "." && p.argv.size() > 1) {
-      if (substituted) return unknown(". ...");
-      if (cwd_changed_ && p.argv[1][0] != '/') return unknown(". " + p.argv[1]);  // relative to a directory only the run knows
-      std::string file = find_dot_file(sh_, p.argv[1]);  // as the builtin finds it
-      if (file.empty()) return unknown(". " + p.argv[1]);
+    if (substituted) return unknown(name + " ...");
+    std::string text;
+    if (w.text == T::now) {
+      text = w.text_value;
+    } else if (w.text == T::file) {
+      const std::string& operand = w.text_value;
+      if (cwd_changed_ && (operand.empty() || operand[0] != '/')) return unknown(name + " " + operand);  // relative to a directory only the run knows
+      std::string file = find_dot_file(sh_, operand);  // as the builtin finds it
+      if (file.empty()) return unknown(name + " " + operand);
       // As `.` reads it: through the session's broker (the walk prints the words it
       // parses, so lash must not read for the user what the session cannot).
-      if (read_user_regular_file(sh_, file, text, 1u << 20) != 0) return unknown(". " + p.argv[1]);
-    } else if (name == "trap") {
-      size_t i = 1;
-      if (i < p.argv.size() && p.argv[i] == "--") ++i;
-      // trap [--] ACTION SIGNAL...; not `trap -p`, `trap -l`, `trap - SIG` or `trap N...`.
-      if (p.argv.size() < i + 2 || p.argv[i].empty() || p.argv[i] == "-" ||
-          (i == 1 && p.argv[i][0] == '-') || p.argv[i].find_first_not_of("0123456789") == std::string::npos)
-        return;
-      if (substituted) return unknown("trap ...");
+      if (read_user_regular_file(sh_, file, text, 1u << 20) != 0) return unknown(name + " " + operand);
+    } else {
       // It runs later, at exit or when the signal comes: walked by finish(), when
       // the functions defined after this point are known too (`trap cleanup EXIT`
       // before `cleanup() {...}`), as ones that may not exist yet.
       std::set<std::string> known;
       for (const auto& f : sh_.functions) known.insert(f.first);
-      deferred_traps_.push_back({p.argv[i], std::move(known)});
-      return;
-    } else {
+      deferred_traps_.push_back({w.text_value, std::move(known)});
       return;
     }
-    walk_text(p.argv[0], text);
+    walk_text(name, text);
   }
 
   // eval of eval of ..., and a file that sources itself: bounded in depth and in

@@ -15,28 +15,6 @@
 namespace lash::exec {
 namespace {
 
-std::optional<policy::Capability> capability_of(std::string_view name) {
-  using C = policy::Capability;
-  static constexpr std::pair<std::string_view, C> kCaps[] = {
-      {"plugin_access", C::plugin_access},     {"config_modify", C::config_modify},
-      {"session_manage", C::session_manage},   {"job_control_own", C::job_control_own},
-      {"job_control_others", C::job_control_others}, {"audit_access", C::audit_access},
-      {"profile_manage", C::profile_manage},   {"profile_switch", C::profile_switch},
-  };
-  for (auto& [n, c] : kCaps)
-    if (n == name) return c;
-  return std::nullopt;
-}
-
-// `profile` needs a capability only for the subcommands that change things.
-std::optional<policy::Capability> profile_subcommand_capability(const std::vector<std::string>& argv) {
-  if (argv.size() < 2) return std::nullopt;
-  const std::string& sub = argv[1];
-  if (sub == "create" || sub == "edit" || sub == "reload") return policy::Capability::profile_manage;
-  if (sub == "switch") return policy::Capability::profile_switch;
-  return std::nullopt;
-}
-
 bool is_exported(Shell& sh, const std::string& name) {
   if (sh.vars.allexport) return true;
   const Var* v = sh.vars.find(name);
@@ -44,73 +22,7 @@ bool is_exported(Shell& sh, const std::string& name) {
 }
 
 // Variables the shell itself maintains: changing them is not the session's doing.
-bool shell_managed(std::string_view name) { return name == "PWD" || name == "OLDPWD" || name == "OPTIND"; }
-
-void env_action(Shell& sh, std::vector<PlannedAction>& out, const std::string& name, policy::EnvOp op,
-                bool only_if_exported) {
-  if (shell_managed(name)) return;
-  if (only_if_exported && !is_exported(sh, name)) return;
-  out.push_back({policy::EnvChange{name, op}, false});
-}
-
-// export/readonly/unset/local operands that touch exported variables.
-void builtin_env_actions(Shell& sh, const SimplePlan& p, std::vector<PlannedAction>& out) {
-  const std::string& name = p.argv[0];
-  if (name == "read") {
-    // read NAME...: each NAME is assigned (-p takes the next word as its prompt).
-    for (size_t i = 1; i < p.argv.size(); ++i) {
-      if (p.argv[i] == "-p") {
-        ++i;
-        continue;
-      }
-      if (!p.argv[i].empty() && p.argv[i][0] == '-') continue;
-      if (syntax::is_name(p.argv[i])) env_action(sh, out, p.argv[i], policy::EnvOp::set, true);
-    }
-    return;
-  }
-  if (name == "getopts") {
-    // getopts OPTSTRING NAME: NAME is assigned (OPTIND is the shell's own).
-    if (p.argv.size() > 2 && syntax::is_name(p.argv[2])) env_action(sh, out, p.argv[2], policy::EnvOp::set, true);
-    env_action(sh, out, "OPTARG", policy::EnvOp::set, true);  // set or unset by every call
-    return;
-  }
-  bool is_export = name == "export", is_readonly = name == "readonly", is_unset = name == "unset",
-       is_local = name == "local";
-  if (!is_export && !is_readonly && !is_unset && !is_local) return;
-  bool functions = false;
-  for (size_t i = 1; i < p.argv.size(); ++i) {
-    const std::string& a = p.argv[i];
-    if (a == "-f" && is_unset) {
-      functions = true;
-      continue;
-    }
-    if (!a.empty() && a[0] == '-') continue;
-    if (functions) continue;
-    std::string var = a.substr(0, a.find('='));
-    if (!syntax::is_name(var)) continue;
-    bool has_value = a.find('=') != std::string::npos;
-    if (is_export) {
-      env_action(sh, out, var, policy::EnvOp::export_var, false);
-    } else if (is_unset) {
-      env_action(sh, out, var, policy::EnvOp::unset, true);
-    } else if (is_readonly) {
-      if (has_value) env_action(sh, out, var, policy::EnvOp::set, true);
-      env_action(sh, out, var, policy::EnvOp::readonly, true);
-    } else if (is_local && has_value) {
-      env_action(sh, out, var, policy::EnvOp::set, true);
-    }
-  }
-}
-
-// `exec CMD`: the program that replaces the shell is a spawn like any other.
-void exec_spawn_action(Shell& sh, const SimplePlan& p, std::vector<PlannedAction>& out) {
-  size_t i = 1;
-  if (i < p.argv.size() && p.argv[i] == "--") ++i;
-  if (i >= p.argv.size()) return;
-  const std::string& name = p.argv[i];
-  std::string path = name.find('/') != std::string::npos ? name : sh.find_command(name);
-  out.push_back({policy::Spawn{name, view_real_or_same(sh, path)}, p.dynamic_name});
-}
+bool shell_managed(std::string_view var) { return var == "PWD" || var == "OLDPWD" || var == "OPTIND"; }
 
 policy::RedirectMode mode_of(const PlannedRedirect& r) {
   using M = policy::RedirectMode;
@@ -145,9 +57,21 @@ std::string resolve_target_path(const std::string& path) {
   return abs;
 }
 
+void add_env_action(Shell& sh, std::vector<PlannedAction>& out, const std::string& name, policy::EnvOp op,
+                    bool only_if_exported) {
+  if (shell_managed(name)) return;
+  if (only_if_exported && !is_exported(sh, name)) return;
+  out.push_back({policy::EnvChange{name, op}, false});
+}
+
+PlannedAction spawn_action(Shell& sh, const std::string& name) {
+  std::string path = name.find('/') != std::string::npos ? name : sh.find_command(name);
+  return {policy::Spawn{name, path.empty() ? path : view_real_or_same(sh, path)}, false};
+}
+
 std::optional<PlannedAction> loop_variable_action(Shell& sh, const std::string& name) {
   std::vector<PlannedAction> out;
-  env_action(sh, out, name, policy::EnvOp::set, true);
+  add_env_action(sh, out, name, policy::EnvOp::set, true);
   if (out.empty()) return std::nullopt;
   return std::move(out.front());
 }
@@ -156,11 +80,11 @@ std::vector<PlannedAction> plan_actions(Shell& sh, const SimplePlan& p) {
   std::vector<PlannedAction> out;
   if (p.kind == SimplePlan::Kind::assignments_only) {
     if (p.deferred_assigns)
-      for (const auto& a : *p.deferred_assigns) env_action(sh, out, a.name, policy::EnvOp::set, true);
-    for (const auto& [n, v] : p.assigns) env_action(sh, out, n, policy::EnvOp::set, true);
+      for (const auto& a : *p.deferred_assigns) add_env_action(sh, out, a.name, policy::EnvOp::set, true);
+    for (const auto& [n, v] : p.assigns) add_env_action(sh, out, n, policy::EnvOp::set, true);
   } else {
     // VAR=v cmd: the command's environment changes.
-    for (const auto& [n, v] : p.assigns) env_action(sh, out, n, policy::EnvOp::set, false);
+    for (const auto& [n, v] : p.assigns) add_env_action(sh, out, n, policy::EnvOp::set, false);
   }
   switch (p.kind) {
     case SimplePlan::Kind::external:
@@ -173,26 +97,9 @@ std::vector<PlannedAction> plan_actions(Shell& sh, const SimplePlan& p) {
       break;
     case SimplePlan::Kind::builtin:
     case SimplePlan::Kind::special_builtin: {
-      builtin_env_actions(sh, p, out);
-      if (p.builtin->name == "exec") exec_spawn_action(sh, p, out);
-      if (p.builtin->name == "kill" || p.builtin->name == "wait") {
-        // Job specs (%N) are job control of the session's own jobs.
-        for (size_t i = 1; i < p.argv.size(); ++i)
-          if (!p.argv[i].empty() && p.argv[i][0] == '%') {
-            out.push_back({policy::Builtin{policy::Capability::job_control_own, p.argv[0] + " " + p.argv[i]}, false});
-            break;
-          }
-      }
-      std::optional<policy::Capability> cap;
-      if (p.builtin->name == "profile")
-        cap = profile_subcommand_capability(p.argv);
-      else if (!p.builtin->capability.empty())
-        cap = capability_of(p.builtin->capability);
-      if (cap) {
-        std::string shown = p.argv[0];
-        if (p.builtin->name == "profile" && p.argv.size() > 1) shown += " " + p.argv[1];
-        out.push_back({policy::Builtin{*cap, shown}, false});
-      }
+      // What the builtin declares beside itself (builtins/*.cpp), parsed as it parses.
+      BuiltinEffects e = p.builtin->effects(sh, p.argv);
+      for (auto& a : e.actions) out.push_back(std::move(a));
       break;
     }
     default: break;
@@ -265,7 +172,7 @@ std::vector<CheckedAction> check(const std::vector<PlannedAction>& actions, cons
   for (const auto& a : actions) {
     CheckedAction c{a, engine.decide(a.action)};
     // Only known at run time: neither allowed nor denied by the dry run (cli.md).
-    if (a.dynamic) c.decision = policy::dynamic_decision();
+    if (a.dynamic || a.at_run_time) c.decision = policy::dynamic_decision();
     out.push_back(std::move(c));
   }
   return out;
@@ -276,31 +183,41 @@ const policy::Engine& PolicyGate::engine() {
   return *built;
 }
 
+namespace {
+// A decision taken: its audit record (unless KEEP_RECORD, a spawn's record waits for
+// the process to end), and on refusal the Problem/Suggestion lines. True when allowed.
+bool enforce(Shell& sh, const policy::Action& action, const policy::Decision& d, bool keep_record = false) {
+  if (sh.gate->audit && !keep_record) sh.gate->audit(action, d);  // it records what monitoring asks for
+  if (d.allowed() || d.advisory) return true;
+  sh.flush_all();
+  write_all(2, policy::explain::refusal_lines(d));
+  return false;
+}
+}  // namespace
+
 bool gate_allows(Shell& sh, const SimplePlan& p, std::optional<PendingSpawnRecord>* spawn_record) {
   if (!sh.gate) return true;
   std::vector<PlannedAction> actions = plan_actions(sh, p);
-  if (actions.empty()) return true;
-  bool ok = true;
   for (const auto& a : actions) {
+    if (a.at_run_time) continue;  // the builtin decides it as it runs (gate_allows_now)
     // Checked before the decision (nothing more is written to a broken log) and
     // again after this action's own record, whose write may be what failed.
     if (refused_for_audit(sh, a.action)) return false;
     policy::Decision d = sh.gate->engine().decide(a.action);
     bool deferred = spawn_record && d.allowed() && sh.gate->monitoring &&
                     std::holds_alternative<policy::Spawn>(a.action) && p.kind == SimplePlan::Kind::external;
-    if (deferred)
-      *spawn_record = PendingSpawnRecord{a.action, d};
-    else if (sh.gate->audit)
-      sh.gate->audit(a.action, d);
-    if (!d.allowed() && !d.advisory) {
-      sh.flush_all();
-      write_all(2, policy::explain::refusal_lines(d));
-      ok = false;
-      break;  // one refusal is enough: nothing of this command runs
-    }
+    if (deferred) *spawn_record = PendingSpawnRecord{a.action, d};
+    if (!enforce(sh, a.action, d, deferred)) return false;  // one refusal: nothing of this command runs
     if (refused_for_audit(sh, a.action)) return false;
   }
-  return ok;
+  return true;
+}
+
+bool gate_allows_now(Shell& sh, const policy::Action& action) {
+  if (!sh.gate) return true;
+  if (refused_for_audit(sh, action)) return false;
+  if (!enforce(sh, action, sh.gate->engine().decide(action))) return false;
+  return !refused_for_audit(sh, action);
 }
 
 bool gate_allows_env(Shell& sh, const std::string& name, policy::EnvOp op) {

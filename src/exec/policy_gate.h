@@ -25,12 +25,7 @@ namespace lash::exec {
 
 class Shell;
 
-struct PlannedAction {
-  policy::Action action;
-  // Only known at run time (a `$var` command name or a substitution in the dry
-  // run): reported as "dynamic", never allowed by the dry run.
-  bool dynamic = false;
-};
+// (PlannedAction, the unit of both, is in builtin_api.h: builtins declare them.)
 
 // The actions of one planned simple command, in the order they would happen.
 std::vector<PlannedAction> plan_actions(Shell& sh, const SimplePlan& p);
@@ -39,6 +34,14 @@ struct CheckedAction {
   PlannedAction planned;
   policy::Decision decision;
 };
+
+// A change of variable NAME by OP, appended to OUT when it is an action: NAME is
+// exported (or ONLY_IF_EXPORTED is false) and is not one the shell itself maintains
+// (PWD, OLDPWD, OPTIND). Builtins' effects functions declare their changes with it.
+void add_env_action(Shell& sh, std::vector<PlannedAction>& out, const std::string& name, policy::EnvOp op,
+                    bool only_if_exported);
+// Starting the program NAME (looked up on PATH unless it has a slash), with its real path.
+PlannedAction spawn_action(Shell& sh, const std::string& name);
 
 // `for NAME in ...` assigns NAME: an action when NAME is exported.
 std::optional<PlannedAction> loop_variable_action(Shell& sh, const std::string& name);
@@ -61,6 +64,11 @@ void report_sandbox_refusal(Shell& sh, const std::string& what);
 // (WHAT, as above) is refused, since the session could no longer record what it does.
 policy::Decision audit_failure_decision(const std::string& profile, const std::string& what,
                                         const std::string& cause);
+
+// An action the builtin itself decides as it runs (PlannedAction::at_run_time), through
+// the session's engine: audited like every decision, and on refusal the Problem and
+// Suggestion lines are printed. True when allowed (or there is no gate).
+bool gate_allows_now(Shell& sh, const policy::Action& action);
 
 // The session's policy as the interpreter sees it: set up by main, absent in
 // tests of the bare interpreter (then nothing is checked).
