@@ -93,15 +93,54 @@ std::string dash_signal_name(int s) {
   return n;
 }
 
-int bi_kill(Shell& sh, std::vector<std::string>& argv) {
-  if (argv.size() < 2) {
-    sh.error("kill: usage: kill [-s sigspec | -signum | -sigspec] pid... | -l [exitstatus]");
-    return 2;
-  }
-  size_t i = 1;
+// kill's arguments, for bi_kill and kill_effects alike (so the two cannot read them
+// differently): -l/-L lists, `-s SIG`, `-SIG`, `--`, then the processes. On a usage
+// error `ok` is false and `error` says it (nothing is signalled).
+struct KillArgs {
+  bool ok = false;
+  bool list = false;
   int sig = SIGTERM;
+  size_t first = 1;  // first process operand (or exit status, with -l)
+  std::string error;
+};
+KillArgs parse_kill_args(const std::vector<std::string>& argv) {
+  KillArgs k;
+  k.error = "kill: usage: kill [-s sigspec | -signum | -sigspec] pid... | -l [exitstatus]";
+  if (argv.size() < 2) return k;
   const std::string& a = argv[1];
   if (a == "-l" || a == "-L") {
+    k.ok = k.list = true;
+    k.first = 2;
+    return k;
+  }
+  if (a == "-s") {
+    if (argv.size() < 3) {
+      k.error = "kill: option requires an argument -- s";
+      return k;
+    }
+    k.sig = Shell::signal_number(argv[2]);
+    k.first = 3;
+  } else if (a.size() > 1 && a[0] == '-' && a != "--") {
+    k.sig = Shell::signal_number(a.substr(1));
+    k.first = 2;
+  } else if (a == "--") {
+    k.first = 2;
+  }
+  if (k.sig < 0) {
+    k.error = "kill: invalid signal number or name: " + (a == "-s" ? argv[2] : a);
+    return k;
+  }
+  k.ok = k.first < argv.size();  // else a signal but no process: dash's usage error
+  return k;
+}
+
+int bi_kill(Shell& sh, std::vector<std::string>& argv) {
+  KillArgs k = parse_kill_args(argv);
+  if (!k.ok) {
+    sh.error(k.error);
+    return 2;
+  }
+  if (k.list) {
     if (argv.size() == 2) {
       // dash's list: 0, then every number below NSIG by name, or by number when
       // it has none.
@@ -110,45 +149,21 @@ int bi_kill(Shell& sh, std::vector<std::string>& argv) {
       return 0;
     }
     int st = 0;
-    for (size_t k = 2; k < argv.size(); ++k) {
-      auto n = str::parse_int(argv[k]);
-      if (!n) {
+    for (size_t n = k.first; n < argv.size(); ++n) {
+      auto v = str::parse_int(argv[n]);
+      int64_t num = v ? (*v > 128 ? *v - 128 : *v) : 0;
+      if (!v || num <= 0 || num >= NSIG) {
         // As dash: -l maps numbers and exit statuses to names, not names to numbers.
-        sh.error("kill: invalid signal number or exit status: " + argv[k]);
+        sh.error("kill: invalid signal number or exit status: " + argv[n]);
         st = 2;
         continue;
       }
-      int64_t v = *n > 128 ? *n - 128 : *n;
-      if (v <= 0 || v >= NSIG) {
-        sh.error("kill: invalid signal number or exit status: " + argv[k]);
-        st = 2;
-        continue;
-      }
-      sh.out() << dash_signal_name(int(v)) << '\n';
+      sh.out() << dash_signal_name(int(num)) << '\n';
     }
     return st;
   }
-  if (a == "-s") {
-    if (argv.size() < 3) {
-      sh.error("kill: option requires an argument -- s");
-      return 2;
-    }
-    sig = Shell::signal_number(argv[2]);
-    i = 3;
-  } else if (a.size() > 1 && a[0] == '-' && a != "--") {
-    sig = Shell::signal_number(a.substr(1));
-    i = 2;
-  } else if (a == "--") {
-    i = 2;
-  }
-  if (sig < 0) {
-    sh.error("kill: invalid signal number or name: " + a);
-    return 2;
-  }
-  if (i >= argv.size()) {  // a signal but no process: dash's usage error
-    sh.error("kill: usage: kill [-s sigspec | -signum | -sigspec] pid... | -l [exitstatus]");
-    return 2;
-  }
+  const int sig = k.sig;
+  size_t i = k.first;
   // A job that has ended is collected first, so that `kill -0 $pid` fails for it as
   // in other shells (an unreaped zombie would still take signals, and a
   // `while kill -0 "$pid"` loop would never end).
@@ -194,38 +209,6 @@ int bi_kill(Shell& sh, std::vector<std::string>& argv) {
 }
 
 // ---- effects of kill and wait ---------------------------------------------------
-
-// kill's arguments as bi_kill reads them: -l/-L lists, `-s SIG`, `-SIG`, `--`, then
-// the processes. `ok` is false on a usage error (nothing is signalled).
-// (bi_kill keeps its own copy of this parse while its run-time check is written
-// beside it; it should call this one, so that the two cannot drift.)
-struct KillArgs {
-  bool ok = false;
-  bool list = false;
-  int sig = SIGTERM;
-  size_t first = 1;  // first process operand
-};
-KillArgs parse_kill_args(const std::vector<std::string>& argv) {
-  KillArgs k;
-  if (argv.size() < 2) return k;
-  const std::string& a = argv[1];
-  if (a == "-l" || a == "-L") {
-    k.ok = k.list = true;
-    return k;
-  }
-  if (a == "-s") {
-    if (argv.size() < 3) return k;
-    k.sig = Shell::signal_number(argv[2]);
-    k.first = 3;
-  } else if (a.size() > 1 && a[0] == '-' && a != "--") {
-    k.sig = Shell::signal_number(a.substr(1));
-    k.first = 2;
-  } else if (a == "--") {
-    k.first = 2;
-  }
-  k.ok = k.sig >= 0 && k.first < argv.size();
-  return k;
-}
 
 // A job spec (%N) is job control of the session's own jobs: job_control_own, checked
 // before kill/wait runs (once for the command). A pid may be the session's own
