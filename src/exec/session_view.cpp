@@ -12,11 +12,13 @@
 #include <cerrno>
 #include <deque>
 #include <string_view>
+#include <vector>
 
 #include "base/strutil.h"
 #include "base/unique_fd.h"
 #include "exec/policy_gate.h"
 #include "exec/shell.h"
+#include "sandbox/ns.h"
 
 namespace lash::exec {
 namespace {
@@ -46,13 +48,25 @@ bool is_proc_root(const std::string& path, const struct stat& st) {
 // as its own; any other pid is another process's, outside the session or not the
 // shell's to look into. A reaped job's pid may already be another process's: only a
 // job not yet reaped (running, or a zombie) still holds its pid.
-// The one place that decides which pids the session sees: when the session has a
-// /proc of its own pid namespace, this is where it is asked instead.
+// In a session with its own pid namespace (session_proc() below) this is not asked:
+// what that namespace's /proc lists is the session's, and nothing else exists there.
 bool shells_own(const Shell& sh, pid_t pid) {
   if (pid == ::getpid() || pid == sh.shell_pid) return true;
   for (const Job& j : sh.jobs)
     if (j.pid == pid && !j.done) return true;
   return false;
+}
+
+// lash itself stays in the host's pid namespace while its programs live in the
+// session's: the script names their pids in the session's numbering ($!, what they
+// print). So, in the lash that translates, /proc/N is looked up in the session's own
+// /proc (through its O_PATH fd as /proc/self/fd/FD), where another process's entry
+// does not exist, exactly as for the session's programs. "" when there is none.
+std::string session_proc() {
+  if (!sandbox::translates_pids()) return "";
+  const sandbox::SessionNamespaceFds* ns = sandbox::session_namespaces();
+  if (!ns || !ns->proc) return "";
+  return "/proc/self/fd/" + std::to_string(ns->proc.get());
 }
 
 // PATH's components in front of what is left, in order.
@@ -98,8 +112,17 @@ ViewWalk walk_session_path(const Shell& sh, const std::string& path, std::string
   } else {
     push_components(todo, path);
   }
-  std::string at;  // the real directory walked so far; "" is /
-  bool at_proc = false;
+  const std::string session = session_proc();
+  // The directories walked so far, each as shown (a real path, no symlink in it) and
+  // as looked up (the same, or beneath the session's /proc); the last is where the
+  // walk is. Empty: at /. ".." is lexical, as the kernel's: one step back.
+  struct Dir {
+    std::string shown, lookup;
+    bool proc_root;
+  };
+  std::vector<Dir> dirs;
+  auto shown = [&dirs] { return dirs.empty() ? std::string() : dirs.back().shown; };
+  auto lookup = [&dirs] { return dirs.empty() ? std::string() : dirs.back().lookup; };
   int links = 0;
   struct stat st;
   while (!todo.empty()) {
@@ -107,27 +130,41 @@ ViewWalk walk_session_path(const Shell& sh, const std::string& path, std::string
     todo.pop_front();
     if (c == ".") continue;
     if (c == "..") {
-      // AT has no symlink in it: its parent is lexical, as the kernel's "..".
-      size_t slash = at.rfind('/');
-      at.resize(slash == std::string::npos ? 0 : slash);
-      at_proc = ::lstat(at.empty() ? "/" : at.c_str(), &st) == 0 && is_proc_root(at, st);
+      if (!dirs.empty()) dirs.pop_back();
       continue;
     }
+    bool at_proc = !dirs.empty() && dirs.back().proc_root;
+    std::string next_shown = shown() + "/" + c;
+    std::string next = lookup() + "/" + c;
     pid_t pid;
-    if (at_proc && parse_pid(c, pid) && !shells_own(sh, pid)) return ViewWalk::hidden;
-    std::string next = at + "/" + c;
+    bool in_session_proc = false;
+    if (at_proc && !session.empty() && (c == "self" || c == "thread-self")) {
+      // lash's own entries, in the host's /proc where lash lives: entered as they are.
+      if (::stat(next.c_str(), &st) != 0) return fail(errno);
+      dirs.push_back({std::move(next_shown), next, false});
+      continue;
+    }
+    if (at_proc && parse_pid(c, pid)) {
+      if (!session.empty() && pid != sh.shell_pid && pid != ::getpid()) {
+        next = session + "/" + c;  // the session's process N, or no such entry
+        in_session_proc = true;
+      } else if (session.empty() && !shells_own(sh, pid)) {
+        return ViewWalk::hidden;
+      }
+    }
     if (::lstat(next.c_str(), &st) != 0) {
       int e = errno;
+      // Not a process of the session: ENOENT for it, whatever the host has.
+      if (in_session_proc && e == ENOENT) return ViewWalk::hidden;
       if (e == ENOENT && todo.empty() && missing_last_ok) {
-        *real = std::move(next);
+        *real = std::move(next_shown);
         return ViewWalk::ok;
       }
       return fail(e);
     }
     if (!S_ISLNK(st.st_mode)) {
       if (!todo.empty() && !S_ISDIR(st.st_mode)) return fail(ENOTDIR);
-      at_proc = is_proc_root(next, st);
-      at = std::move(next);
+      dirs.push_back({std::move(next_shown), next, is_proc_root(next, st)});
       continue;
     }
     if (++links > kMaxLinks) return fail(ELOOP);
@@ -136,13 +173,10 @@ ViewWalk walk_session_path(const Shell& sh, const std::string& path, std::string
     if (n < 0) return fail(errno);
     if (n == 0 || n >= static_cast<ssize_t>(sizeof target)) return fail(ENAMETOOLONG);
     std::string_view t(target, static_cast<size_t>(n));
-    if (t[0] == '/') {
-      at.clear();
-      at_proc = false;
-    }
+    if (t[0] == '/') dirs.clear();
     push_components(todo, t);
   }
-  *real = at.empty() ? "/" : at;
+  *real = dirs.empty() ? "/" : dirs.back().shown;
   return ViewWalk::ok;
 }
 
