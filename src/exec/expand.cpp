@@ -9,6 +9,7 @@
 
 #include "exec/arith.h"
 #include "exec/pattern.h"
+#include "exec/session_view.h"
 #include "exec/shell.h"
 #include "exec/user_files.h"
 
@@ -570,9 +571,11 @@ void Shell::expand_words(const std::vector<ast::Word>& words, std::vector<std::s
     b.end_word();
     for (auto& f : b.fields()) {
       if (f.glob) {
-        auto matches = glob_expand(f.pat, [this](const std::string& dir, std::vector<std::string>& names) {
-          return list_user_dir(*this, dir, names);
-        });
+        // Names not read from a listing are checked as the session sees them too.
+        auto matches = glob_expand(
+            f.pat, [this](const std::string& dir, std::vector<std::string>& names) { return list_user_dir(*this, dir, names); },
+            view_is_confined(*this) ? PathExists([this](const std::string& p) { return view_path_exists(*this, p); })
+                                    : PathExists(path_exists_direct));
         if (!matches.empty()) {
           for (auto& m : matches) out.push_back(std::move(m));
           continue;

@@ -180,6 +180,23 @@ ViewWalk walk_session_path(const Shell& sh, const std::string& path, std::string
   return ViewWalk::ok;
 }
 
+void view_filter_listing(const Shell& sh, int dir_fd, std::vector<std::string>& names) {
+  if (!view_is_confined(sh)) return;
+  struct stat st;
+  struct statfs fs;
+  if (::fstat(dir_fd, &st) != 0 || !S_ISDIR(st.st_mode) || st.st_ino != kProcRootIno) return;
+  if (::fstatfs(dir_fd, &fs) != 0 || fs.f_type != PROC_SUPER_MAGIC) return;
+  std::erase_if(names, [&sh](const std::string& n) {
+    pid_t pid;
+    return parse_pid(n, pid) && !shells_own(sh, pid);
+  });
+}
+
+bool view_path_exists(const Shell& sh, const std::string& path) {
+  struct stat st;
+  return !view_hides(sh, path) && ::lstat(path.c_str(), &st) == 0;
+}
+
 bool view_hides(const Shell& sh, const std::string& path) {
   if (!view_is_confined(sh)) return false;
   std::string real;

@@ -16,6 +16,7 @@
 // is refused too.
 #pragma once
 #include <string>
+#include <vector>
 
 namespace lash::exec {
 
@@ -41,6 +42,15 @@ ViewWalk walk_session_path(const Shell& sh, const std::string& path, std::string
 // Whether the session would find PATH missing although the host has it: a confined
 // session and walk_session_path says hidden. Cheap (no walk) when not confined.
 bool view_hides(const Shell& sh, const std::string& path);
+
+// A directory listing as the session sees it: when DIR_FD (the directory listed) is
+// the root of a proc file system in a confined session, the names of other
+// processes are dropped from NAMES.
+void view_filter_listing(const Shell& sh, int dir_fd, std::vector<std::string>& names);
+
+// Whether PATH exists (lstat) for the session: for pathname expansion's names that are
+// not read from a listing (pattern.h PathExists).
+bool view_path_exists(const Shell& sh, const std::string& path);
 
 // chdir(2) as a program of the session would get it: in a confined session, PATH is
 // walked, a hidden one is ENOENT, and the directory found is entered by its real path

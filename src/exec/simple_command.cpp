@@ -16,6 +16,7 @@
 #include "exec/plan.h"
 #include "exec/policy_gate.h"
 #include "exec/redirect.h"
+#include "exec/session_view.h"
 #include "exec/shell.h"
 #include "policy/explain.h"
 #include "sandbox/launch.h"
@@ -49,9 +50,11 @@ void resolve(Shell& sh, SimplePlan& p, bool skip_functions) {
   if (name.find('/') != std::string::npos) {
     // A path to nothing is not found (127), as for a name PATH does not hold, not a
     // program for the policy to refuse. (Whether a path exists is no secret from the
-    // session: `test -e` tells it too.)
+    // session: `test -e` tells it too.) What the session cannot see is missing
+    // (session_view.h): 126 against 127 would tell what another process's
+    // /proc/PID/cwd holds.
     struct stat st;
-    bool missing = ::stat(name.c_str(), &st) != 0 && (errno == ENOENT || errno == ENOTDIR);
+    bool missing = view_hides(sh, name) || (::stat(name.c_str(), &st) != 0 && (errno == ENOENT || errno == ENOTDIR));
     p.kind = missing ? SimplePlan::Kind::not_found : SimplePlan::Kind::external;
     p.path = missing ? std::string() : name;
     return;
@@ -695,7 +698,10 @@ std::string Shell::find_command_in(std::string_view name, std::string_view dirs)
     candidate += '/';
     candidate += name;
     struct stat st;
-    if (::stat(candidate.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(candidate.c_str(), X_OK) == 0)
+    // A PATH entry the session cannot see holds nothing (session_view.h); asked only
+    // of a name found, so a search costs nothing more.
+    if (::stat(candidate.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(candidate.c_str(), X_OK) == 0 &&
+        !view_hides(*this, candidate))
       return candidate;
     if (colon == std::string_view::npos) break;
     start = colon + 1;

@@ -127,12 +127,16 @@ bool list_user_dir(Shell& sh, const std::string& dir, std::vector<std::string>& 
     ::close(fd);
     return false;
   }
+  std::vector<std::string> listed;
   while (struct dirent* ent = ::readdir(d)) {
     const char* n = ent->d_name;
     if (n[0] == '.' && (n[1] == '\0' || (n[1] == '.' && n[2] == '\0'))) continue;
-    names.emplace_back(n);
+    listed.emplace_back(n);
   }
+  // /proc lists other processes, which the session does not see (session_view.h).
+  view_filter_listing(sh, ::dirfd(d), listed);
   ::closedir(d);
+  for (auto& n : listed) names.push_back(std::move(n));
   return true;
 }
 

@@ -554,6 +554,12 @@ def names_outside(res):
     return hit, ("named" if hit else res.token)
 
 
+def globbed_other_cwd(res):
+    """Pathname expansion found the process outside's /proc/PID/cwd."""
+    hit = res.token == "/proc/%d/cwd" % res.ctx.sleeper.pid
+    return hit, ("globbed" if hit else "no-match")
+
+
 def leaked_hidden(res):
     hit = HIDDEN_NAME in res.out
     return hit, ("leaked" if hit else res.token)
@@ -1232,6 +1238,8 @@ def build_rows():
         lambda c: f"ln -s /proc/{c.sleeper.pid}/cwd pl && cd pl && pwd -P && echo ok "
                   "|| echo refused",
         names_outside, setup=sleeper_setup, expect={"refused"})
+    add("shell-glob-other", "glob /proc/PID/cw* of a process outside", "policy(view)",
+        lambda c: f"echo /proc/{c.sleeper.pid}/cw*", globbed_other_cwd, setup=sleeper_setup)
     add("shell-redir-other-fd", "refused redirection to /proc/PID/fd/N of a process outside",
         "policy(view)",
         lambda c: f"echo x > /proc/{c.sleeper.pid}/fd/5 && echo ok || echo refused",
