@@ -353,6 +353,16 @@ bool emit_search(Asm& a, const std::vector<Entry>& entries, size_t lo, size_t hi
 // x32 calls arrive under the x86-64 audit arch with this bit set in the number.
 constexpr uint32_t kX32Bit = 0x40000000U;
 
+// A call's number in ARCH, from libseccomp's tables. fchmodat2 (Linux 6.6) is newer
+// than some libseccomp releases, and a kernel that has it would otherwise take a
+// setuid mode through it: its number, 452 on all three ABIs, is written here.
+int resolve(uint32_t arch, const char* name) {
+  int nr = seccomp_syscall_resolve_name_arch(arch, name);
+  if (nr >= 0 || std::strcmp(name, "fchmodat2") != 0) return nr;
+  constexpr int kFchmodat2 = 452;
+  return arch == SCMP_ARCH_X32 ? static_cast<int>(kX32Bit) | kFchmodat2 : kFchmodat2;
+}
+
 // The section of one audit arch. x86-64 and x32 share one: the x32 bit is cleared
 // first and both ABIs' numbers are searched together, so each call has one block. An
 // x32 number that is the x86-64 number of another call would make that impossible:
@@ -364,7 +374,7 @@ bool emit_section(Asm& a, const std::vector<ArgRule>& rules, const std::vector<u
   std::vector<const char*> names;  // the call each entry is, for the collision check
   for (uint32_t arch : arches) {
     for (const ArgRule& r : rules) {
-      int found = seccomp_syscall_resolve_name_arch(arch, r.syscall);
+      int found = resolve(arch, r.syscall);
       if (found < 0) continue;  // not a call of this ABI (or unknown to libseccomp)
       uint32_t nr = static_cast<uint32_t>(found) & ~kX32Bit;
       auto it = std::find_if(entries.begin(), entries.end(), [&](const Entry& e) { return e.nr == nr; });

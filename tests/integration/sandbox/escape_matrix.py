@@ -1465,6 +1465,12 @@ def build_rows():
     add("prlimit-lash-cpu", "prlimit RLIMIT_CPU 1 s on lash, then a denial", "seccomp",
         lambda c: f"{P} prlimit ppid cpu 1 1 > tok; {FORBIDDEN} >/dev/null 2>&1; cat tok",
         lash_audit_judge, expect={"EPERM"}, peers=False)
+    # a program lifting its own hard limit (max_open_files = 64 sets it to 64): root
+    # children lost CAP_SYS_RESOURCE, others never had it; under default 4096 is within
+    # the hard limit
+    add("rlimit-raise-child", "a program lifts its own RLIMIT_NOFILE to 4096 (hard limit 64)",
+        "capabilities(CAP_SYS_RESOURCE)", lambda c: f"{P} prlimit self nofile 4096 4096",
+        expect={"EPERM"})
     # ---- setuid and setgid files, file capabilities (seccomp, CAP_SETFCAP dropped)
     add("setuid-chmod", "copy a program and chmod 4755 it", "seccomp",
         lambda c: f"cp {P} rootsh && chmod 4755 rootsh 2>/dev/null && echo ok || echo refused",
