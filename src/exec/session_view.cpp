@@ -1,5 +1,6 @@
 #include "exec/session_view.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <linux/magic.h>
@@ -186,14 +187,29 @@ void view_filter_listing(const Shell& sh, int dir_fd, std::vector<std::string>& 
   struct statfs fs;
   if (::fstat(dir_fd, &st) != 0 || !S_ISDIR(st.st_mode) || st.st_ino != kProcRootIno) return;
   if (::fstatfs(dir_fd, &fs) != 0 || fs.f_type != PROC_SUPER_MAGIC) return;
-  std::erase_if(names, [&sh](const std::string& n) {
+  const std::string session = session_proc();
+  std::erase_if(names, [&sh, &session](const std::string& n) {
     pid_t pid;
-    return parse_pid(n, pid) && !shells_own(sh, pid);
+    return parse_pid(n, pid) && (!session.empty() || !shells_own(sh, pid));
   });
+  if (session.empty()) return;
+  // The session's processes, as its own /proc lists them (the walk looks them up there).
+  DIR* d = ::opendir(session.c_str());
+  if (!d) return;
+  while (const dirent* e = ::readdir(d)) {
+    pid_t pid;
+    if (parse_pid(e->d_name, pid)) names.emplace_back(e->d_name);
+  }
+  ::closedir(d);
 }
 
 bool view_path_exists(const Shell& sh, const std::string& path) {
   struct stat st;
+  if (!session_proc().empty() && view_is_confined(sh)) {
+    std::string real;
+    int err = 0;
+    return walk_session_path(sh, path, &real, &err) == ViewWalk::ok;
+  }
   return !view_hides(sh, path) && ::lstat(path.c_str(), &st) == 0;
 }
 
