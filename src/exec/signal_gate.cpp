@@ -19,6 +19,7 @@
 #include "exec/shell.h"
 #include "policy/engine.h"
 #include "policy/explain.h"
+#include "sandbox/launch.h"
 #include "sandbox/ns.h"
 
 namespace lash::exec {
@@ -72,7 +73,7 @@ bool is_lash(pid_t pid) {
 int send_from_inside(int64_t target, int sig) {
   int p[2];
   if (pipe2(p, O_CLOEXEC) != 0) return errno;
-  pid_t child = fork();
+  pid_t child = sandbox::fork_helper();
   if (child < 0) {
     int e = errno;
     close(p[0]);

@@ -513,7 +513,7 @@ void end_session_processes() {
   // the sender): setsid, nohup and double forks included. Sent from a fork of lash,
   // which is born inside; lash itself is outside. The init stays, so that a later
   // profile (or a test) may use the namespace again; it dies with lash (PDEATHSIG).
-  pid_t child = fork();
+  pid_t child = fork_helper();
   if (child < 0) {  // cannot fork: end the namespace itself (the init's death kills all)
     kill(g_pidns.init, SIGKILL);
     g_pidns.init = -1;

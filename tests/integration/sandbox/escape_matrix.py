@@ -1418,12 +1418,13 @@ def build_rows():
         lambda c: f"kill -0 {c.sleeper.pid} && echo ok", setup=sleeper_setup, expect={"policy"},
         peers=False)
     # calls that name a process by pid (issue 18): it does not exist in the session
-    add("prlimit-outside", "prlimit(RLIMIT_NOFILE) of a process outside", "pidns",
-        lambda c: f"{P} prlimit {c.sleeper.pid}", setup=sleeper_setup, expect={"ESRCH"})
-    add("setpriority-outside", "setpriority of a process outside", "pidns",
-        lambda c: f"{P} setpriority {c.sleeper.pid}", setup=sleeper_setup, expect={"ESRCH"})
-    add("affinity-outside", "sched_setaffinity of a process outside", "pidns",
-        lambda c: f"{P} sched-setaffinity {c.sleeper.pid}", setup=sleeper_setup, expect={"ESRCH"})
+    # (the read-only forms: seccomp refuses the changing ones for any pid but 0, below)
+    add("pidns-prlimit-get", "prlimit (read) of a process outside", "pidns",
+        lambda c: f"{P} prlimit-get {c.sleeper.pid}", setup=sleeper_setup, expect={"ESRCH"})
+    add("pidns-getpriority", "getpriority of a process outside", "pidns",
+        lambda c: f"{P} getpriority {c.sleeper.pid}", setup=sleeper_setup, expect={"ESRCH"})
+    add("pidns-getaffinity", "sched_getaffinity of a process outside", "pidns",
+        lambda c: f"{P} sched-getaffinity {c.sleeper.pid}", setup=sleeper_setup, expect={"ESRCH"})
     add("pidfd-outside", "pidfd_open of a process outside", "pidns",
         lambda c: f"{P} pidfd-open {c.sleeper.pid}", setup=sleeper_setup, expect={"ESRCH"})
     add("ps-outside", "list every process's command line (what ps reads)", "pidns",

@@ -880,8 +880,8 @@ TEST_CASE("pid namespace: processes outside the session do not exist for it; ins
     _exit(0);
   }
   std::string v = std::to_string(victim);
-  std::vector<std::vector<std::string>> calls = {{"kill", v, "0"}, {"prlimit", v},      {"setpriority", v},
-                                                 {"sched-setaffinity", v}, {"pidfd-open", v},
+  std::vector<std::vector<std::string>> calls = {{"kill", v, "0"}, {"prlimit-get", v},      {"getpriority", v},
+                                                 {"sched-getaffinity", v}, {"pidfd-open", v},
                                                  {"open-read", "/proc/" + v + "/status"}};
   TempDir work("pidns");
   std::string got = in_fake_lash([&] {
