@@ -48,7 +48,10 @@ inline constexpr pid_t kForkRefused = -2;
 // after printing the max_processes refusal.
 template <class Setup, class Body>
 pid_t fork_subshell(Shell& sh, Setup&& setup, Body&& body) {
-  if (!sh.process_slot_free("start a subshell", nullptr)) return kForkRefused;
+  if (sh.at_process_limit()) {
+    sh.refuse_at_process_limit("start a subshell", nullptr);
+    return kForkRefused;
+  }
   sh.flush_all();
   auto pid = sandbox::fork_shell(sh.prepared());
   if (!pid.ok()) {

@@ -209,10 +209,12 @@ class Shell {
   std::set<pid_t> live_children;
   void child_started(pid_t pid) { live_children.insert(pid); }
   void child_gone(pid_t pid) { live_children.erase(pid); }
-  // Whether one more child fits under max_processes. If not, prints the refusal
-  // (Problem/Suggestion; WHAT is "run 'cc'" or "start a subshell") and audits it
-  // when ACTION is given; the caller ends the command with status 126.
-  bool process_slot_free(const std::string& what, const policy::Action* action);
+  // Whether one more child would take lash and its live children past max_processes.
+  bool at_process_limit() const { return max_processes != 0 && live_children.size() + 2 > max_processes; }
+  // Prints that refusal (Problem/Suggestion; WHAT is "run 'cc'" or "start a
+  // subshell") and audits it when ACTION is given; the caller ends the command with
+  // status 126.
+  void refuse_at_process_limit(const std::string& what, const policy::Action* action);
   // Waits for pid (foreground or job); returns its shell status (128+N for signals).
   int wait_pid(pid_t pid, bool interruptible = false);
   // Runs pending traps, if any (called between commands).

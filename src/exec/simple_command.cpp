@@ -337,8 +337,11 @@ int launch_checked(Shell& sh, const CheckedPlan& cp, bool in_place) {
     if (f.step == sandbox::ChildStep::exec && f.err == ENOEXEC) return run_noexec(sh, p, true);
     return report_launch_failure(sh, p, f, spec.fd_ops);
   }
-  policy::Action action = spawn_action(sh, p);
-  if (!sh.process_slot_free("run '" + p.argv[0] + "'", &action)) return status::refused;
+  if (sh.at_process_limit()) {
+    policy::Action action = spawn_action(sh, p);
+    sh.refuse_at_process_limit("run '" + p.argv[0] + "'", &action);
+    return status::refused;
+  }
   auto r = sandbox::launch(sh.prepared(), spec);
   keep.clear();
   if (!r.ok()) {
@@ -623,9 +626,9 @@ int Shell::run_program(const std::string& path, const std::vector<std::string>& 
   return launch_checked(*this, *checked.launch, /*in_place=*/false);
 }
 
-bool Shell::process_slot_free(const std::string& what, const policy::Action* action) {
-  // lash itself is one of the session's processes, as the pids cgroup counts it.
-  if (max_processes == 0 || live_children.size() + 2 <= max_processes) return true;
+// lash itself is one of the session's processes, as the pids cgroup counts it: hence
+// at_process_limit's "+ 2" (lash and the child to come).
+void Shell::refuse_at_process_limit(const std::string& what, const policy::Action* action) {
   std::string profile = gate ? gate->profile_name : "default";
   policy::Decision d;
   d.verdict = policy::Verdict::deny;
@@ -637,7 +640,6 @@ bool Shell::process_slot_free(const std::string& what, const policy::Action* act
   if (action) services().audit(*action, d);
   flush_all();
   write_all(2, policy::explain::refusal_lines(d));
-  return false;
 }
 
 int Shell::call_function(const std::shared_ptr<const ast::Command>& body, std::vector<std::string>& argv) {

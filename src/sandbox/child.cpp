@@ -156,7 +156,8 @@ bool step_seccomp(const Prepared& p) {
 
 bool step_close_fds(const Prepared& p) {
   if (!p.close_fds) return true;
-  // Close-on-exec rather than close: the status socket must stay open until execve.
+  // Close-on-exec rather than close: in place (the `exec` builtin) lash goes on if
+  // execve fails, with its own descriptors.
   if (syscall(SYS_close_range, 3U, ~0U, CLOSE_RANGE_CLOEXEC) == 0) return true;
   if (errno != ENOSYS && errno != EINVAL) return false;
   for (int fd = 3; fd < 65536; ++fd) fcntl(fd, F_SETFD, FD_CLOEXEC);  // pre-5.11 kernels

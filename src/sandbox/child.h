@@ -14,7 +14,8 @@
 
 namespace lash::sandbox::detail {
 
-// The record a failing child sends over the status socket (one SEQPACKET datagram).
+// The record of a failing child: written into ChildArgs::result by launch()'s child,
+// sent over the status pipe by fork_shell's (one write, below PIPE_BUF).
 struct StatusRecord {
   int step;         // ChildStep
   int err;          // errno

@@ -135,6 +135,7 @@ Result<std::vector<sock_filter>> build_seccomp(const SandboxPlan& plan) {
 #endif
   // The child sets NO_NEW_PRIVS itself, right before loading.
   seccomp_attr_set(ctx.get(), SCMP_FLTATR_CTL_NNP, 0);
+  seccomp_attr_set(ctx.get(), SCMP_FLTATR_CTL_OPTIMIZE, 2);
   if (auto r = add_rules(ctx.get(), plan); !r) return r.error();
   return export_program(ctx.get());
 }

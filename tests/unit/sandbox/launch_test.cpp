@@ -175,11 +175,11 @@ TEST_CASE("launch: dup from a closed fd reports fd_dup with EBADF") {
   CHECK(exit_code(r->pid) == 126);
 }
 
-TEST_CASE("launch: redirection onto a high fd does not clobber the status socket") {
+TEST_CASE("launch: redirections onto many fds do not hide a later step's failure") {
   TempDir d;
   std::string out = d.path + "/out";
-  // Open every fd up to 12 onto the file: one of them is where the status socket
-  // would have landed; a clobbered socket would hide the failure of the last step.
+  // Open every fd up to 12 onto the file: where a status channel would have landed
+  // (the failure record now travels in memory); the last step's failure still shows.
   SpawnSpec s;
   s.path = "/bin/true";
   s.argv = {"true"};
