@@ -437,7 +437,7 @@ Result<void> enter_session_pid_namespace(const Capabilities& caps) {
   uid_t uid = geteuid();
   gid_t gid = getegid();
   if (uid != 0) {
-    if (!caps.user_namespaces) return Error{kNeedsUserNamespace, "", EPERM, {}};
+    if (!caps.user_namespaces) return Error{"this kernel refuses user namespaces to this user", "", EPERM, {}};
     // lash itself enters a new user namespace mapping only its own uid and gid, so
     // that it may make the pid namespace its children are born in (see ns.h for what
     // this changes for lash). Its maps are written while it is dumpable: the files

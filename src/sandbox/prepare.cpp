@@ -243,6 +243,13 @@ Result<void> check_plan(const SandboxPlan& plan, const Capabilities& caps) {
   // start_namespace()/finish_namespace(): protect and noexec need the namespace, which
   // a user other than root makes inside a user namespace. (Masked sockets need it only
   // where the host has sockets to mask: known when they are looked for.)
+  // enter_pid_namespace(): with neither a pid namespace nor a writable cgroup the
+  // session's processes could outlive it (said the same way, for the dry run).
+  if (!caps.root && !caps.user_namespaces && !caps.cgroup2_writable && !caps.can_limit_pids() &&
+      plan.fs_enforcement == Enforcement::enforce && session_pid_namespace_enabled())
+    return Error{"no pid namespace for the session (this kernel refuses user namespaces to this user) and no "
+                 "writable cgroup: the session's processes could outlive it and reach processes outside by pid",
+                 "", EPERM, {}};
   bool ns_required = plan.restrict_fs && (!plan.protect.empty() || !plan.noexec.empty());
   if (ns_required && !caps.root && !caps.user_namespaces && plan.fs_enforcement != Enforcement::warn)
     return Error{kNeedsUserNamespace, "", EPERM, {}};
