@@ -126,6 +126,9 @@ bool signal_target_outside(int64_t target) {
 int signal_not_a_job(Shell& sh, int64_t target, int sig, const std::string& arg) {
   if (target < INT_MIN || target > INT_MAX) return ESRCH;
   pid_t pid = static_cast<pid_t>(target);
+  // The shell's own process group, lash included (a fork inside the namespace could
+  // not reach lash).
+  if (pid == 0) return kill(0, sig) == 0 ? 0 : errno;
   bool pidns = sandbox::translates_pids();
   // Pinned first (outside a pid namespace), checked after: a pid reused meanwhile is
   // refused by the check or fails on the stale pidfd.

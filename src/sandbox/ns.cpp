@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <optional>
 
 #include "sandbox/launch.h"
 
@@ -33,6 +34,7 @@ struct PidNsState {
   pid_t owner = -1;       // the lash process whose pid_for_children it is
   pid_t init = -1;        // host pid of the namespace's init, a child of lash
   SessionNamespaceFds fds;
+  std::optional<Error> error;  // why none could be made (said again at a profile switch)
 };
 PidNsState g_pidns;
 
@@ -428,12 +430,26 @@ bool g_pidns_enabled = true;
 void set_session_pid_namespace(bool on) { g_pidns_enabled = on; }
 bool session_pid_namespace_enabled() { return g_pidns_enabled; }
 
+namespace {
+Result<void> make_pid_namespace(const Capabilities& caps);
+}  // namespace
+
 Result<void> enter_session_pid_namespace(const Capabilities& caps) {
   if (!g_pidns_enabled) return Error{"turned off in this process (a test of the other layers)", "", 0, {}};
-  if (g_pidns.tried && g_pidns.owner == getpid()) return {};
+  if (g_pidns.tried && g_pidns.owner == getpid()) {  // once per process: the same answer
+    if (g_pidns.error) return *g_pidns.error;
+    return {};
+  }
   g_pidns = PidNsState{};
   g_pidns.tried = true;
   g_pidns.owner = getpid();
+  auto r = make_pid_namespace(caps);
+  if (!r) g_pidns.error = r.error();
+  return r;
+}
+
+namespace {
+Result<void> make_pid_namespace(const Capabilities& caps) {
   uid_t uid = geteuid();
   gid_t gid = getegid();
   if (uid != 0) {
@@ -460,17 +476,16 @@ Result<void> enter_session_pid_namespace(const Capabilities& caps) {
       ok = false;
       e = errno;
     }
-    // Half made (no map): lash could not go on as itself. Nothing may run.
-    if (!ok) {
-      write_proc("/proc/self/comm", "lash-broken");
-      return Error{"cannot map lash's uid in the session's user namespace", "", e ? e : EPERM, {}};
-    }
+    // Half made (no map): lash cannot act as itself in there; the session refuses
+    // the profile's commands (prepare() fails under enforce) rather than go on.
+    if (!ok) return Error{"cannot map lash's uid in the session's user namespace", "", e ? e : EPERM, {}};
     g_pidns.own_user = true;
   }
   if (unshare(CLONE_NEWPID) != 0) return sys_error("cannot make the session's pid namespace", "", errno);
   g_pidns.init = 0;  // made; its init is the next helper lash forks
   return {};
 }
+}  // namespace
 
 const SessionNamespaceFds* session_namespaces() {
   return g_pidns.init > 0 && g_pidns.fds.pid ? &g_pidns.fds : nullptr;
