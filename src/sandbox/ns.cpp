@@ -147,21 +147,36 @@ int setup_in_helper(uid_t uid, gid_t gid, const NamespaceSpec& spec, const std::
 }
 
 // The session's init: reaps what is orphaned in the namespace (SIGCHLD ignored with
-// SA_NOCLDWAIT: the kernel reaps for it) and otherwise waits to be killed, by lash at
-// session end or by the kernel when lash dies. It keeps no fd: a pipe end held here
-// would keep a reader of the script waiting.
-[[noreturn]] void init_main() {
+// SA_NOCLDWAIT: the kernel reaps for it) and exits when lash's process does, which
+// makes the kernel kill the namespace. PR_SET_PDEATHSIG does that at once when lash
+// dies; but after `exec PROG` lash's process is a sandboxed program, and Landlock's
+// signal scoping refuses its parent-death signal to the init, so the init also waits
+// on lash's pidfd. It keeps no other fd: a pipe end held here would keep a reader of
+// the script waiting.
+[[noreturn]] void init_main(int lash_pidfd) {
   struct sigaction sa {};
   sa.sa_handler = SIG_IGN;
   sa.sa_flags = SA_NOCLDWAIT;
   sigemptyset(&sa.sa_mask);
   (void)sigaction(SIGCHLD, &sa, nullptr);
-  (void)syscall(SYS_close_range, 0U, ~0U, 0U);
+  if (lash_pidfd >= 0) {
+    if (lash_pidfd > 0) (void)syscall(SYS_close_range, 0U, static_cast<unsigned>(lash_pidfd - 1), 0U);
+    (void)syscall(SYS_close_range, static_cast<unsigned>(lash_pidfd + 1), ~0U, 0U);
+  } else {
+    (void)syscall(SYS_close_range, 0U, ~0U, 0U);
+  }
   prctl(PR_SET_NAME, "lash-init", 0, 0, 0);
   sigset_t none;
   sigemptyset(&none);
   sigprocmask(SIG_SETMASK, &none, nullptr);
-  for (;;) pause();
+  for (;;) {
+    if (lash_pidfd < 0) {
+      pause();
+      continue;
+    }
+    struct pollfd gone = {lash_pidfd, POLLIN, 0};
+    if (poll(&gone, 1, -1) > 0) _exit(0);  // lash's process has exited
+  }
 }
 
 void collect_sockets(const std::string& dir, int depth, const std::vector<std::string>& keep,
@@ -333,7 +348,6 @@ Result<void> spawn_namespace_helper(NamespaceHelper& h, int close_in_child) {
       if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0) _exit(1);
       struct pollfd gone = {lash_pidfd.get(), POLLIN, 0};
       if (lash_pidfd && poll(&gone, 1, 0) != 0) _exit(1);  // lash already exited
-      lash_pidfd.reset();
       (void)setsid();  // off the terminal: its signals are not for the session's init
     }
     if (spec.find_masks)  // as lash, before any namespace: the host's view
@@ -346,7 +360,7 @@ Result<void> spawn_namespace_helper(NamespaceHelper& h, int close_in_child) {
       _exit(0);
     }
     if (err != 0) _exit(1);
-    init_main();
+    init_main(lash_pidfd.get());
   }
   lash_pidfd.reset();
   if (want_init) g_pidns.init = pid;
