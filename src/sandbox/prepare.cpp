@@ -338,6 +338,13 @@ Result<void> begin_prepare(Prepared& p, const SandboxPlan& plan, const Capabilit
   if (!p.ns_started) start_namespace(p, plan, caps);  // now wanted for the session's /proc
   spawn_namespace(p);
   p.watchdog_go.reset();  // the watchdog may move lash now (EOF is its signal)
+  // lash's forks are born in the new pid namespace from now on: without its init the
+  // next fork would become it. Nothing of the profile may run then.
+  if (session_init_pid() == 0) {
+    Error e = p.ns_start_error ? *p.ns_start_error : Error{"no helper was started", "", EIO, {}};
+    kill_all(p);
+    return Error{"cannot start the init of the session's pid namespace: " + e.message(), "", e.err, {}};
+  }
   if (!want_watchdog) return {};
   // v1 (hybrid hosts): a thread moving itself ("0" to `tasks`) skips the lock that
   // costs the grace period, and lash is single-threaded, so this is cheap and done
