@@ -1,18 +1,15 @@
 #include "exec/signal_gate.h"
 
 #include <fcntl.h>
-#include <poll.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <climits>
 #include <cstdio>
 #include <cstring>
-
-#include <sys/stat.h>
 
 #include "exec/output.h"
 #include "exec/policy_gate.h"
@@ -66,44 +63,6 @@ bool is_lash(pid_t pid) {
   return strcmp(a, b) == 0;
 }
 
-// In the session's pid namespace: a short fork (born there) sends it, so only the
-// session's processes can be reached. Status: 0, an errno, or ESRCH for a pid that is
-// not in the session. ONLY_INSIDE: do not send unless the target is in the session.
-int send_from_inside(int64_t target, int sig) {
-  int p[2];
-  if (pipe2(p, O_CLOEXEC) != 0) return errno;
-  pid_t child = fork();
-  if (child < 0) {
-    int e = errno;
-    close(p[0]);
-    close(p[1]);
-    return e;
-  }
-  if (child == 0) {
-    close(p[0]);
-    int err = 0;
-    if (target > 0) {
-      int fd = pidfd_open_(static_cast<pid_t>(target));  // pinned: a reused pid fails with ESRCH
-      if (fd < 0 || pidfd_signal(fd, sig) != 0) err = errno;
-    } else if (kill(static_cast<pid_t>(target), sig) != 0) {  // groups reach only what is inside
-      err = errno;
-    }
-    (void)!write(p[1], &err, sizeof err);
-    _exit(0);
-  }
-  close(p[1]);
-  int err = EIO;
-  ssize_t n;
-  do n = read(p[0], &err, sizeof err);
-  while (n < 0 && errno == EINTR);
-  close(p[0]);
-  if (n != static_cast<ssize_t>(sizeof err)) err = EIO;
-  int ws;
-  while (waitpid(child, &ws, 0) < 0 && errno == EINTR) {
-  }
-  return err;
-}
-
 // Whether TARGET exists in the session's pid namespace (its /proc lists it).
 bool in_session_namespace(pid_t target) {
   const sandbox::SessionNamespaceFds* ns = sandbox::session_namespaces();
@@ -155,7 +114,7 @@ int signal_not_a_job(Shell& sh, int64_t target, int sig, const std::string& arg)
       return kSignalRefused;
     }
   }
-  if (pidns) return send_from_inside(target, sig);
+  if (pidns) return sandbox::signal_from_session(target, sig);
   if (fd >= 0) return pidfd_signal(fd, sig) == 0 ? 0 : errno;
   return kill(pid, sig) == 0 ? 0 : errno;
 }

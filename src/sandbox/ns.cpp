@@ -18,6 +18,8 @@
 #include <cerrno>
 #include <algorithm>
 #include <cstdio>
+#include <climits>
+#include <cstdint>
 #include <cstring>
 #include <optional>
 
@@ -542,7 +544,7 @@ void end_session_processes() {
   // the sender): setsid, nohup and double forks included. Sent from a fork of lash,
   // which is born inside; lash itself is outside. The init stays, so that a later
   // profile (or a test) may use the namespace again; it dies with lash (PDEATHSIG).
-  pid_t child = fork();
+  pid_t child = fork_helper();
   if (child < 0) {  // cannot fork: end the namespace itself (the init's death kills all)
     kill(g_pidns.init, SIGKILL);
     g_pidns.init = -1;
@@ -555,6 +557,39 @@ void end_session_processes() {
   int ws;
   while (waitpid(child, &ws, 0) < 0 && errno == EINTR) {
   }
+}
+
+int signal_from_session(int64_t target, int sig) {
+  if (target < INT_MIN || target > INT_MAX || target == 0) return EINVAL;
+  int p[2];
+  if (pipe2(p, O_CLOEXEC) != 0) return errno;
+  unique_fd r(p[0]), w(p[1]);
+  pid_t child = fork_helper();
+  if (child < 0) return errno;
+  if (child == 0) {
+    // Born in the session's pid namespace: the number is read there, and a process
+    // outside does not exist. Pinned with a pidfd, so a pid reused meanwhile fails.
+    r.reset();
+    int err = 0;
+    if (target > 0) {
+      int fd = static_cast<int>(syscall(SYS_pidfd_open, static_cast<pid_t>(target), 0));
+      if (fd < 0 || syscall(SYS_pidfd_send_signal, fd, sig, nullptr, 0) != 0) err = errno;
+    } else if (kill(static_cast<pid_t>(target), sig) != 0) {  // a group, or -1: only what is inside
+      err = errno;
+    }
+    (void)!write(w.get(), &err, sizeof err);
+    _exit(0);
+  }
+  w.reset();
+  int err = EIO;
+  ssize_t n;
+  do n = read(r.get(), &err, sizeof err);
+  while (n < 0 && errno == EINTR);
+  if (n != static_cast<ssize_t>(sizeof err)) err = EIO;
+  int ws;
+  while (waitpid(child, &ws, 0) < 0 && errno == EINTR) {
+  }
+  return err;
 }
 
 pid_t session_init_pid() { return g_pidns.owner == getpid() ? g_pidns.init : -1; }
