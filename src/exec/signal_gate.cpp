@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "base/unique_fd.h"
 #include "exec/output.h"
 #include "exec/policy_gate.h"
 #include "exec/shell.h"
@@ -91,17 +92,11 @@ int signal_not_a_job(Shell& sh, int64_t target, int sig, const std::string& arg)
   bool pidns = sandbox::translates_pids();
   // Pinned first (outside a pid namespace), checked after: a pid reused meanwhile is
   // refused by the check or fails on the stale pidfd.
-  int fd = -1;
+  unique_fd fd;
   if (!pidns && pid > 0) {
-    fd = pidfd_open_(pid);
-    if (fd < 0) return errno;
+    fd.reset(pidfd_open_(pid));
+    if (!fd) return errno;
   }
-  struct Closer {
-    int fd;
-    ~Closer() {
-      if (fd >= 0) close(fd);
-    }
-  } closer{fd};
   if (signal_target_outside(target) && sh.gate) {
     policy::Capability cap = pid > 0 && !pidns && is_lash(pid) ? policy::Capability::session_manage
                                                                   : policy::Capability::job_control_others;
@@ -115,7 +110,7 @@ int signal_not_a_job(Shell& sh, int64_t target, int sig, const std::string& arg)
     }
   }
   if (pidns) return sandbox::signal_from_session(target, sig);
-  if (fd >= 0) return pidfd_signal(fd, sig) == 0 ? 0 : errno;
+  if (fd) return pidfd_signal(fd.get(), sig) == 0 ? 0 : errno;
   return kill(pid, sig) == 0 ? 0 : errno;
 }
 
