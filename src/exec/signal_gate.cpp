@@ -1,10 +1,9 @@
 #include "exec/signal_gate.h"
 
 #include <fcntl.h>
-#include <poll.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -12,8 +11,7 @@
 #include <cstdio>
 #include <cstring>
 
-#include <sys/stat.h>
-
+#include "base/unique_fd.h"
 #include "exec/output.h"
 #include "exec/policy_gate.h"
 #include "exec/shell.h"
@@ -67,44 +65,6 @@ bool is_lash(pid_t pid) {
   return strcmp(a, b) == 0;
 }
 
-// In the session's pid namespace: a short fork (born there) sends it, so only the
-// session's processes can be reached. Status: 0, an errno, or ESRCH for a pid that is
-// not in the session. ONLY_INSIDE: do not send unless the target is in the session.
-int send_from_inside(int64_t target, int sig) {
-  int p[2];
-  if (pipe2(p, O_CLOEXEC) != 0) return errno;
-  pid_t child = sandbox::fork_helper();
-  if (child < 0) {
-    int e = errno;
-    close(p[0]);
-    close(p[1]);
-    return e;
-  }
-  if (child == 0) {
-    close(p[0]);
-    int err = 0;
-    if (target > 0) {
-      int fd = pidfd_open_(static_cast<pid_t>(target));  // pinned: a reused pid fails with ESRCH
-      if (fd < 0 || pidfd_signal(fd, sig) != 0) err = errno;
-    } else if (kill(static_cast<pid_t>(target), sig) != 0) {  // groups reach only what is inside
-      err = errno;
-    }
-    (void)!write(p[1], &err, sizeof err);
-    _exit(0);
-  }
-  close(p[1]);
-  int err = EIO;
-  ssize_t n;
-  do n = read(p[0], &err, sizeof err);
-  while (n < 0 && errno == EINTR);
-  close(p[0]);
-  if (n != static_cast<ssize_t>(sizeof err)) err = EIO;
-  int ws;
-  while (waitpid(child, &ws, 0) < 0 && errno == EINTR) {
-  }
-  return err;
-}
-
 // Whether TARGET exists in the session's pid namespace (its /proc lists it).
 bool in_session_namespace(pid_t target) {
   const sandbox::SessionNamespaceFds* ns = sandbox::session_namespaces();
@@ -113,14 +73,6 @@ bool in_session_namespace(pid_t target) {
   struct stat st;
   return fstatat(ns->proc.get(), name.c_str(), &st, 0) == 0;
 }
-
-// Closes a pidfd when the signal has been sent (or not).
-struct Closer {
-  int fd;
-  ~Closer() {
-    if (fd >= 0) close(fd);
-  }
-};
 
 }  // namespace
 
@@ -135,15 +87,17 @@ bool signal_target_outside(int64_t target) {
 int signal_not_a_job(Shell& sh, int64_t target, int sig, const std::string& arg) {
   if (target < INT_MIN || target > INT_MAX) return ESRCH;
   pid_t pid = static_cast<pid_t>(target);
+  // The shell's own process group, lash included (a fork inside the namespace could
+  // not reach lash).
+  if (pid == 0) return kill(0, sig) == 0 ? 0 : errno;
   bool pidns = sandbox::translates_pids();
   // Pinned first (outside a pid namespace), checked after: a pid reused meanwhile is
   // refused by the check or fails on the stale pidfd.
-  int fd = -1;
+  unique_fd fd;
   if (!pidns && pid > 0) {
-    fd = pidfd_open_(pid);
-    if (fd < 0) return errno;
+    fd.reset(pidfd_open_(pid));
+    if (!fd) return errno;
   }
-  Closer closer{fd};
   bool outside = signal_target_outside(target);
   if (outside && sh.gate) {
     policy::Capability cap = pid > 0 && !pidns && is_lash(pid) ? policy::Capability::session_manage
@@ -155,13 +109,12 @@ int signal_not_a_job(Shell& sh, int64_t target, int sig, const std::string& arg)
   // Granted to signal outside the session: a pid that is not in the session's pid
   // namespace is the host's, sent from lash itself (pinned by a pidfd).
   if (pidns && outside && pid > 0) {
-    int pfd = pidfd_open_(pid);
-    if (pfd < 0) return errno;
-    Closer granted{pfd};
-    return pidfd_signal(pfd, sig) == 0 ? 0 : errno;
+    unique_fd granted(pidfd_open_(pid));
+    if (!granted) return errno;
+    return pidfd_signal(granted.get(), sig) == 0 ? 0 : errno;
   }
-  if (pidns) return send_from_inside(target, sig);
-  if (fd >= 0) return pidfd_signal(fd, sig) == 0 ? 0 : errno;
+  if (pidns) return sandbox::signal_from_session(target, sig);
+  if (fd) return pidfd_signal(fd.get(), sig) == 0 ? 0 : errno;
   return kill(pid, sig) == 0 ? 0 : errno;
 }
 

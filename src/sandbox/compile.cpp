@@ -61,13 +61,15 @@ struct Builder {
     if (!plan.spawn_any) grant("/usr/lib/locale", R, "baseline", "locale data");
     for (const char* d : kDevices) grant(d, R | W | D, "baseline");
     // /proc/self is a symlink to one pid, so it cannot be a rule for every child:
-    // /proc is granted read. A root session gets a private /proc (ns.h) that hides
-    // other processes; unprivileged, their command lines are a documented gap.
+    // /proc is granted read. The session's own /proc (ns.h) comes from its pid
+    // namespace and shows only its processes; without one (an unprivileged user who
+    // cannot make user namespaces) other processes' command lines are visible.
     grant("/proc", R, "baseline", "needed for /proc/self");
-    plan.unenforced.push_back(
-        "/proc of other processes: hidden from a root session (private /proc, hidepid=ptraceable); in an "
-        "unprivileged session their command lines and status stay readable (environ and mem are refused "
-        "by Landlock's ptrace rules), hiding them needs a pid namespace");
+    if (!caps.root && !caps.user_namespaces)
+      plan.unenforced.push_back(
+          "/proc of other processes: their command lines and status stay readable (environ and mem are "
+          "refused by Landlock's ptrace rules): hiding them needs the session's pid namespace, which needs "
+          "user namespaces");
   }
 
   void data_dirs() {

@@ -18,7 +18,10 @@
 #include <cerrno>
 #include <algorithm>
 #include <cstdio>
+#include <climits>
+#include <cstdint>
 #include <cstring>
+#include <optional>
 
 #include "sandbox/launch.h"
 
@@ -33,6 +36,7 @@ struct PidNsState {
   pid_t owner = -1;       // the lash process whose pid_for_children it is
   pid_t init = -1;        // host pid of the namespace's init, a child of lash
   SessionNamespaceFds fds;
+  std::optional<Error> error;  // why none could be made (said again at a profile switch)
 };
 PidNsState g_pidns;
 
@@ -145,21 +149,36 @@ int setup_in_helper(uid_t uid, gid_t gid, const NamespaceSpec& spec, const std::
 }
 
 // The session's init: reaps what is orphaned in the namespace (SIGCHLD ignored with
-// SA_NOCLDWAIT: the kernel reaps for it) and otherwise waits to be killed, by lash at
-// session end or by the kernel when lash dies. It keeps no fd: a pipe end held here
-// would keep a reader of the script waiting.
-[[noreturn]] void init_main() {
+// SA_NOCLDWAIT: the kernel reaps for it) and exits when lash's process does, which
+// makes the kernel kill the namespace. PR_SET_PDEATHSIG does that at once when lash
+// dies; but after `exec PROG` lash's process is a sandboxed program, and Landlock's
+// signal scoping refuses its parent-death signal to the init, so the init also waits
+// on lash's pidfd. It keeps no other fd: a pipe end held here would keep a reader of
+// the script waiting.
+[[noreturn]] void init_main(int lash_pidfd) {
   struct sigaction sa {};
   sa.sa_handler = SIG_IGN;
   sa.sa_flags = SA_NOCLDWAIT;
   sigemptyset(&sa.sa_mask);
   (void)sigaction(SIGCHLD, &sa, nullptr);
-  (void)syscall(SYS_close_range, 0U, ~0U, 0U);
+  if (lash_pidfd >= 0) {
+    if (lash_pidfd > 0) (void)syscall(SYS_close_range, 0U, static_cast<unsigned>(lash_pidfd - 1), 0U);
+    (void)syscall(SYS_close_range, static_cast<unsigned>(lash_pidfd + 1), ~0U, 0U);
+  } else {
+    (void)syscall(SYS_close_range, 0U, ~0U, 0U);
+  }
   prctl(PR_SET_NAME, "lash-init", 0, 0, 0);
   sigset_t none;
   sigemptyset(&none);
   sigprocmask(SIG_SETMASK, &none, nullptr);
-  for (;;) pause();
+  for (;;) {
+    if (lash_pidfd < 0) {
+      pause();
+      continue;
+    }
+    struct pollfd gone = {lash_pidfd, POLLIN, 0};
+    if (poll(&gone, 1, -1) > 0) _exit(0);  // lash's process has exited
+  }
 }
 
 void collect_sockets(const std::string& dir, int depth, const std::vector<std::string>& keep,
@@ -331,7 +350,6 @@ Result<void> spawn_namespace_helper(NamespaceHelper& h, int close_in_child) {
       if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0) _exit(1);
       struct pollfd gone = {lash_pidfd.get(), POLLIN, 0};
       if (lash_pidfd && poll(&gone, 1, 0) != 0) _exit(1);  // lash already exited
-      lash_pidfd.reset();
       (void)setsid();  // off the terminal: its signals are not for the session's init
     }
     if (spec.find_masks)  // as lash, before any namespace: the host's view
@@ -344,7 +362,7 @@ Result<void> spawn_namespace_helper(NamespaceHelper& h, int close_in_child) {
       _exit(0);
     }
     if (err != 0) _exit(1);
-    init_main();
+    init_main(lash_pidfd.get());
   }
   lash_pidfd.reset();
   if (want_init) g_pidns.init = pid;
@@ -428,16 +446,30 @@ bool g_pidns_enabled = true;
 void set_session_pid_namespace(bool on) { g_pidns_enabled = on; }
 bool session_pid_namespace_enabled() { return g_pidns_enabled; }
 
+namespace {
+Result<void> make_pid_namespace(const Capabilities& caps);
+}  // namespace
+
 Result<void> enter_session_pid_namespace(const Capabilities& caps) {
   if (!g_pidns_enabled) return Error{"turned off in this process (a test of the other layers)", "", 0, {}};
-  if (g_pidns.tried && g_pidns.owner == getpid()) return {};
+  if (g_pidns.tried && g_pidns.owner == getpid()) {  // once per process: the same answer
+    if (g_pidns.error) return *g_pidns.error;
+    return {};
+  }
   g_pidns = PidNsState{};
   g_pidns.tried = true;
   g_pidns.owner = getpid();
+  auto r = make_pid_namespace(caps);
+  if (!r) g_pidns.error = r.error();
+  return r;
+}
+
+namespace {
+Result<void> make_pid_namespace(const Capabilities& caps) {
   uid_t uid = geteuid();
   gid_t gid = getegid();
   if (uid != 0) {
-    if (!caps.user_namespaces) return Error{kNeedsUserNamespace, "", EPERM, {}};
+    if (!caps.user_namespaces) return Error{"this kernel refuses user namespaces to this user", "", EPERM, {}};
     // lash itself enters a new user namespace mapping only its own uid and gid, so
     // that it may make the pid namespace its children are born in (see ns.h for what
     // this changes for lash). Its maps are written while it is dumpable: the files
@@ -460,17 +492,16 @@ Result<void> enter_session_pid_namespace(const Capabilities& caps) {
       ok = false;
       e = errno;
     }
-    // Half made (no map): lash could not go on as itself. Nothing may run.
-    if (!ok) {
-      write_proc("/proc/self/comm", "lash-broken");
-      return Error{"cannot map lash's uid in the session's user namespace", "", e ? e : EPERM, {}};
-    }
+    // Half made (no map): lash cannot act as itself in there; the session refuses
+    // the profile's commands (prepare() fails under enforce) rather than go on.
+    if (!ok) return Error{"cannot map lash's uid in the session's user namespace", "", e ? e : EPERM, {}};
     g_pidns.own_user = true;
   }
   if (unshare(CLONE_NEWPID) != 0) return sys_error("cannot make the session's pid namespace", "", errno);
   g_pidns.init = 0;  // made; its init is the next helper lash forks
   return {};
 }
+}  // namespace
 
 const SessionNamespaceFds* session_namespaces() {
   return g_pidns.init > 0 && g_pidns.fds.pid ? &g_pidns.fds : nullptr;
@@ -526,6 +557,39 @@ void end_session_processes() {
   int ws;
   while (waitpid(child, &ws, 0) < 0 && errno == EINTR) {
   }
+}
+
+int signal_from_session(int64_t target, int sig) {
+  if (target < INT_MIN || target > INT_MAX || target == 0) return EINVAL;
+  int p[2];
+  if (pipe2(p, O_CLOEXEC) != 0) return errno;
+  unique_fd r(p[0]), w(p[1]);
+  pid_t child = fork_helper();
+  if (child < 0) return errno;
+  if (child == 0) {
+    // Born in the session's pid namespace: the number is read there, and a process
+    // outside does not exist. Pinned with a pidfd, so a pid reused meanwhile fails.
+    r.reset();
+    int err = 0;
+    if (target > 0) {
+      int fd = static_cast<int>(syscall(SYS_pidfd_open, static_cast<pid_t>(target), 0));
+      if (fd < 0 || syscall(SYS_pidfd_send_signal, fd, sig, nullptr, 0) != 0) err = errno;
+    } else if (kill(static_cast<pid_t>(target), sig) != 0) {  // a group, or -1: only what is inside
+      err = errno;
+    }
+    (void)!write(w.get(), &err, sizeof err);
+    _exit(0);
+  }
+  w.reset();
+  int err = EIO;
+  ssize_t n;
+  do n = read(r.get(), &err, sizeof err);
+  while (n < 0 && errno == EINTR);
+  if (n != static_cast<ssize_t>(sizeof err)) err = EIO;
+  int ws;
+  while (waitpid(child, &ws, 0) < 0 && errno == EINTR) {
+  }
+  return err;
 }
 
 pid_t session_init_pid() { return g_pidns.owner == getpid() ? g_pidns.init : -1; }

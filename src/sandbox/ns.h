@@ -40,6 +40,7 @@
 #pragma once
 #include <sys/types.h>
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -148,6 +149,12 @@ bool session_namespaces_inherited();
 // HOST_PID as the session's processes see it (NSpid in /proc/PID/status); HOST_PID
 // itself where nothing is translated; -1 when the process is gone.
 pid_t session_pid_of(pid_t host_pid);
+// Sends SIG to TARGET (a pid; -PGID; -1) as a process of the session sees it: from a
+// short fork of lash, born in the session's pid namespace, through a pidfd, so that
+// no process outside can be reached whatever the caller checked (the kill builtin,
+// exec/signal_gate.h). Not under Landlock: each job has a domain of its own, which a
+// fresh domain could not signal. Returns 0 or an errno (ESRCH: not in the session).
+int signal_from_session(int64_t target, int sig);
 // The init's host pid in the lash that made it, else -1 (lash's job code skips it).
 pid_t session_init_pid();
 // Kills every process of the session's pid namespace but its init (which dies with

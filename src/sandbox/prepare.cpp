@@ -249,6 +249,13 @@ Result<void> check_plan(const SandboxPlan& plan, const Capabilities& caps) {
   // start_namespace()/finish_namespace(): protect and noexec need the namespace, which
   // a user other than root makes inside a user namespace. (Masked sockets need it only
   // where the host has sockets to mask: known when they are looked for.)
+  // enter_pid_namespace(): with neither a pid namespace nor a writable cgroup the
+  // session's processes could outlive it (said the same way, for the dry run).
+  if (!caps.root && !caps.user_namespaces && !caps.cgroup2_writable && !caps.can_limit_pids() &&
+      plan.fs_enforcement == Enforcement::enforce && session_pid_namespace_enabled())
+    return Error{"no pid namespace for the session (this kernel refuses user namespaces to this user) and no "
+                 "writable cgroup: the session's processes could outlive it and reach processes outside by pid",
+                 "", EPERM, {}};
   bool ns_required = plan.restrict_fs && (!plan.protect.empty() || !plan.noexec.empty());
   if (ns_required && !caps.root && !caps.user_namespaces && plan.fs_enforcement != Enforcement::warn)
     return Error{kNeedsUserNamespace, "", EPERM, {}};
@@ -337,6 +344,13 @@ Result<void> begin_prepare(Prepared& p, const SandboxPlan& plan, const Capabilit
   if (!p.ns_started) start_namespace(p, plan, caps);  // now wanted for the session's /proc
   spawn_namespace(p);
   p.watchdog_go.reset();  // the watchdog may move lash now (EOF is its signal)
+  // lash's forks are born in the new pid namespace from now on: without its init the
+  // next fork would become it. Nothing of the profile may run then.
+  if (session_init_pid() == 0) {
+    Error e = p.ns_start_error ? *p.ns_start_error : Error{"no helper was started", "", EIO, {}};
+    kill_all(p);
+    return Error{"cannot start the init of the session's pid namespace: " + e.message(), "", e.err, {}};
+  }
   if (!want_watchdog) return {};
   // v1 (hybrid hosts): a thread moving itself ("0" to `tasks`) skips the lock that
   // costs the grace period, and lash is single-threaded, so this is cheap and done

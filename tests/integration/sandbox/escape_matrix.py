@@ -910,6 +910,36 @@ def kill_when_exists(rel):
     return run
 
 
+def shell_fork_loop_run(row, ctx, argv, env):
+    """The shell itself starts background jobs in a loop, then waits for ./stop; this
+    side counts the jobs alive meanwhile (their command lines carry a mark)."""
+    mark = "forkloop-%d-%s" % (os.getpid(), row.id)
+    ctx.marks.append(mark)
+    argv = [a.replace("@MARK@", mark) for a in argv]
+    p = subprocess.Popen(argv, cwd=ctx.work, env=env, stdin=subprocess.DEVNULL,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    ctx.procs.append(p)
+    most = 0
+    end = time.monotonic() + 2.0
+    while time.monotonic() < end and p.poll() is None:
+        most = max(most, len(find_marked(mark)))
+        time.sleep(0.05)
+    with open(os.path.join(ctx.work, "stop"), "w"):
+        pass
+    try:
+        out, err = p.communicate(timeout=10)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        out, err = p.communicate()
+    return (p.returncode, out.decode(errors="replace"), err.decode(errors="replace")), {"jobs": most}
+
+
+def fork_loop_judge(res):
+    n = res.extra.get("jobs", 0)
+    over = n > LIMITS["max_processes"]
+    return over, ("jobs:%d" % n if over else "held:%d" % n if n else res.token)
+
+
 def survivor_judge(res):
     s = res.extra.get("survivor", False)
     return s, ("survived" if s else ("gone" if res.out != "not-started" else "not-started"))
@@ -1367,11 +1397,18 @@ def build_rows():
     add("fork-bomb", "fork 200 processes (max_processes=%d)" % LIMITS["max_processes"],
         "cgroup pids / rlimit", lambda c: f"{P} fork-bomb 200", expect={"EAGAIN"})
     # the shell's own forks: counted by lash itself (issue 17), and by the pids cgroup
-    add("fork-loop-shell", "the shell starts 100 background jobs (max_processes=%d)" % LIMITS["max_processes"],
+    add("fork-loop-shell-count", "the shell starts 100 background jobs (max_processes=%d)" % LIMITS["max_processes"],
         "shell count + cgroup pids",
         lambda c: "n=0; i=0; while [ $i -lt 100 ]; do sleep 3 & [ $? = 0 ] && n=$((n+1)); i=$((i+1)); done"
                   " 2>/dev/null; [ $n -lt %d ] && echo refused || echo ok" % LIMITS["max_processes"],
         expect={"refused"}, peers=False)
+    # the shell's own forks (issue 18): RLIMIT_NPROC on lash in its own user namespace
+    # (uid 65534 here), the pids controller (root)
+    add("fork-loop-shell", "the shell itself starts 100 background jobs (max_processes=%d)"
+        % LIMITS["max_processes"], "cgroup pids / rlimit (lash itself)",
+        lambda c: "n=0; while [ $n -lt 100 ]; do sh -c 'sleep 5' @MARK@ & n=$((n+1)); done 2>/dev/null; "
+                  "i=0; while [ ! -e stop ] && [ $i -lt 200000 ]; do i=$((i+1)); done; echo looped",
+        fork_loop_judge, runner_fn=shell_fork_loop_run, expect={"held:%d" % n for n in range(1, 33)})
     add("memory", "allocate 512 MiB (max_memory=256M)", "rlimit+cgroup",
         lambda c: f"{P} alloc 512", expect={"ENOMEM"})
     add("cpu", "burn 2 s of CPU (max_cpu_seconds=1)", "rlimit",

@@ -538,6 +538,19 @@ TEST_CASE("check_plan: refuses under enforce what prepare() would, allows under 
   bare.protect.clear();
   bare.noexec.clear();
   CHECK(check_plan(bare, no_userns));
+  // Neither the session's pid namespace (no user namespaces) nor a writable cgroup:
+  // the session's processes could outlive it (issue 18). With either it runs.
+  Capabilities no_fence = no_userns;
+  no_fence.cgroup2_writable = false;
+  no_fence.cgroup2_controllers.clear();
+  CHECK(refused(check_plan(bare, no_fence), "no pid namespace for the session"));
+  CHECK(check_plan(bare, no_userns));  // the cgroup remains
+  no_fence.user_namespaces = true;
+  CHECK(check_plan(bare, no_fence));  // the pid namespace remains
+  no_fence.user_namespaces = false;
+  no_fence.root = true;
+  CHECK(check_plan(bare, no_fence));  // root makes pid namespaces without user namespaces
+  no_fence.root = false;
   no_userns.root = true;
   CHECK(check_plan(ns, no_userns));
   no_userns.root = false;
@@ -551,6 +564,7 @@ TEST_CASE("check_plan: refuses under enforce what prepare() would, allows under 
   CHECK(check_plan(warn, none));
   CHECK(check_plan(warn, old));
   CHECK(check_plan(warn, no_userns));
+  CHECK(check_plan(warn, no_fence));  // warn: runs, said once by prepare()
   auto warn_fs_enforce_net = warn;
   warn_fs_enforce_net.restrict_net = true;
   CHECK(refused(check_plan(warn_fs_enforce_net, abi3), "needs Landlock ABI 4"));
