@@ -27,6 +27,18 @@ std::vector<std::string> split(std::string_view s, char sep) {
   }
 }
 
+void push_path_components(std::deque<std::string>& todo, std::string_view path) {
+  std::deque<std::string> parts;
+  size_t i = 0;
+  while (i <= path.size()) {
+    size_t j = path.find('/', i);
+    if (j == std::string_view::npos) j = path.size();
+    if (j > i) parts.emplace_back(path.substr(i, j - i));
+    i = j + 1;
+  }
+  todo.insert(todo.begin(), parts.begin(), parts.end());
+}
+
 bool starts_with(std::string_view s, std::string_view prefix) {
   return s.substr(0, prefix.size()) == prefix;
 }

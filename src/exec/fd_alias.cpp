@@ -30,19 +30,6 @@ bool own_fd_dir(const std::string& dir) {
   return dir == "/proc/" + pid + "/fd" || dir == "/proc/" + pid + "/task/" + pid + "/fd";
 }
 
-void push_components(std::deque<std::string>& todo, std::string_view path) {
-  // In front of what is left, in order.
-  std::deque<std::string> parts;
-  size_t i = 0;
-  while (i <= path.size()) {
-    size_t j = path.find('/', i);
-    if (j == std::string_view::npos) j = path.size();
-    if (j > i) parts.emplace_back(path.substr(i, j - i));
-    i = j + 1;
-  }
-  todo.insert(todo.begin(), parts.begin(), parts.end());
-}
-
 }  // namespace
 
 int fd_alias_target(const std::string& path) {
@@ -52,10 +39,10 @@ int fd_alias_target(const std::string& path) {
   if (path[0] != '/') {
     char cwd[PATH_MAX];
     if (!getcwd(cwd, sizeof cwd)) return -1;
-    push_components(todo, path);
-    push_components(todo, cwd);
+    str::push_path_components(todo, path);
+    str::push_path_components(todo, cwd);
   } else {
-    push_components(todo, path);
+    str::push_path_components(todo, path);
   }
   std::string at;  // the directory walked so far; "" is /
   int links = 0;
@@ -84,7 +71,7 @@ int fd_alias_target(const std::string& path) {
     if (n <= 0 || n >= static_cast<ssize_t>(sizeof target)) return -1;
     std::string_view t(target, static_cast<size_t>(n));
     if (t[0] == '/') at.clear();
-    push_components(todo, t);
+    str::push_path_components(todo, t);
   }
   return -1;
 }

@@ -269,6 +269,11 @@ int ActiveServices::relay_signal(pid_t pid, int sig) {
   return g_session->sandbox->relay_signal(pid, sig);
 }
 
+pid_t ActiveServices::broker_pid() {
+  if (!g_session || !g_session->sandbox) return -1;
+  return g_session->sandbox->broker_pid();
+}
+
 void ActiveServices::child_reaped(pid_t pid) {
   if (g_session && g_session->sandbox) g_session->sandbox->child_reaped(pid);
 }

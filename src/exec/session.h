@@ -30,6 +30,7 @@ class ActiveServices final : public SessionServices {
   int open_for_user(const std::string& path, int flags, const std::function<bool()>& give_up, int* err) override;
   int relay_signal(pid_t pid, int sig) override;
   void child_reaped(pid_t pid) override;
+  pid_t broker_pid() override;
   void audit(const policy::Action& action, const policy::Decision& decision) override;
 
   // Set by activate_profile: makes the sandbox of the profile just activated.

@@ -39,6 +39,8 @@ class SessionServices {
   virtual int relay_signal(pid_t pid, int sig) = 0;
   // A reaped child that is not a job: perhaps one of the session's helpers.
   virtual void child_reaped(pid_t pid) = 0;
+  // The fd broker's pid (lash's numbering), -1 when there is none.
+  virtual pid_t broker_pid() = 0;
   // Writes the audit record of a decision the session made outside the policy
   // engine (the launch refusal), as the engine's decisions are.
   virtual void audit(const policy::Action& action, const policy::Decision& decision) = 0;
@@ -56,6 +58,7 @@ class PlainServices final : public SessionServices {
   }
   int relay_signal(pid_t, int) override { return EPERM; }
   void child_reaped(pid_t) override {}
+  pid_t broker_pid() override { return -1; }
   void audit(const policy::Action&, const policy::Decision&) override {}
 
  private:

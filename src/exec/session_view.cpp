@@ -1,6 +1,5 @@
 #include "exec/session_view.h"
 
-#include <dirent.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <linux/magic.h>
@@ -10,6 +9,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <deque>
 #include <string_view>
@@ -58,6 +58,16 @@ bool shells_own(const Shell& sh, pid_t pid) {
   return false;
 }
 
+// The same in the session's numbering (session_proc() below): a job not yet reaped,
+// by the pid `$!` gave for it. Other processes of the session (the namespace's init,
+// a job's children) are not the shell's, as for a program of the session, which sees
+// only its own processes there.
+bool shells_own_job_in_session(const Shell& sh, pid_t pid) {
+  for (const Job& j : sh.jobs)
+    if (j.shown == pid && !j.done) return true;
+  return false;
+}
+
 // lash itself stays in the host's pid namespace while its programs live in the
 // session's: the script names their pids in the session's numbering ($!, what they
 // print). So, in the lash that translates, /proc/N is looked up in the session's own
@@ -68,19 +78,6 @@ std::string session_proc() {
   const sandbox::SessionNamespaceFds* ns = sandbox::session_namespaces();
   if (!ns || !ns->proc) return "";
   return "/proc/self/fd/" + std::to_string(ns->proc.get());
-}
-
-// PATH's components in front of what is left, in order.
-void push_components(std::deque<std::string>& todo, std::string_view path) {
-  std::deque<std::string> parts;
-  size_t i = 0;
-  while (i <= path.size()) {
-    size_t j = path.find('/', i);
-    if (j == std::string_view::npos) j = path.size();
-    if (j > i) parts.emplace_back(path.substr(i, j - i));
-    i = j + 1;
-  }
-  todo.insert(todo.begin(), parts.begin(), parts.end());
 }
 
 std::string absolute_of(const std::string& path) {
@@ -108,10 +105,10 @@ ViewWalk walk_session_path(const Shell& sh, const std::string& path, std::string
   if (path[0] != '/') {
     char cwd[PATH_MAX];
     if (!::getcwd(cwd, sizeof cwd)) return fail(errno);
-    push_components(todo, path);
-    push_components(todo, cwd);
+    str::push_path_components(todo, path);
+    str::push_path_components(todo, cwd);
   } else {
-    push_components(todo, path);
+    str::push_path_components(todo, path);
   }
   const std::string session = session_proc();
   // The directories walked so far, each as shown (a real path, no symlink in it) and
@@ -147,7 +144,9 @@ ViewWalk walk_session_path(const Shell& sh, const std::string& path, std::string
     }
     if (at_proc && parse_pid(c, pid)) {
       if (!session.empty() && pid != sh.shell_pid && pid != ::getpid()) {
-        next = session + "/" + c;  // the session's process N, or no such entry
+        // The session's process N, looked up where the session sees it.
+        if (!shells_own_job_in_session(sh, pid)) return ViewWalk::hidden;
+        next = session + "/" + c;
         in_session_proc = true;
       } else if (session.empty() && !shells_own(sh, pid)) {
         return ViewWalk::hidden;
@@ -175,7 +174,7 @@ ViewWalk walk_session_path(const Shell& sh, const std::string& path, std::string
     if (n == 0 || n >= static_cast<ssize_t>(sizeof target)) return fail(ENAMETOOLONG);
     std::string_view t(target, static_cast<size_t>(n));
     if (t[0] == '/') dirs.clear();
-    push_components(todo, t);
+    str::push_path_components(todo, t);
   }
   *real = dirs.empty() ? "/" : dirs.back().shown;
   return ViewWalk::ok;
@@ -188,19 +187,34 @@ void view_filter_listing(const Shell& sh, int dir_fd, std::vector<std::string>& 
   if (::fstat(dir_fd, &st) != 0 || !S_ISDIR(st.st_mode) || st.st_ino != kProcRootIno) return;
   if (::fstatfs(dir_fd, &fs) != 0 || fs.f_type != PROC_SUPER_MAGIC) return;
   const std::string session = session_proc();
-  std::erase_if(names, [&sh, &session](const std::string& n) {
-    pid_t pid;
-    return parse_pid(n, pid) && (!session.empty() || !shells_own(sh, pid));
-  });
-  if (session.empty()) return;
-  // The session's processes, as its own /proc lists them (the walk looks them up there).
-  DIR* d = ::opendir(session.c_str());
-  if (!d) return;
-  while (const dirent* e = ::readdir(d)) {
-    pid_t pid;
-    if (parse_pid(e->d_name, pid)) names.emplace_back(e->d_name);
+  if (session.empty()) {
+    std::erase_if(names, [&sh](const std::string& n) {
+      pid_t pid;
+      return parse_pid(n, pid) && !shells_own(sh, pid);
+    });
+    return;
   }
-  ::closedir(d);
+  // In a session with its own pid namespace the listing may be of either /proc: the
+  // session's (read through the fd broker, which lives there) or the host's. Either
+  // way what the script sees is what the walk above resolves: $$ and its jobs, the
+  // jobs as `$!` numbered them.
+  struct stat session_st;
+  bool listed_in_session = ::stat(session.c_str(), &session_st) == 0 && session_st.st_dev == st.st_dev;
+  std::erase_if(names, [&](const std::string& n) {
+    pid_t pid;
+    if (!parse_pid(n, pid)) return false;
+    if (listed_in_session) return !shells_own_job_in_session(sh, pid);
+    return true;  // the host's numbering: $$ and the jobs are added below
+  });
+  auto add = [&names](pid_t pid) {
+    std::string name = std::to_string(pid);
+    if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(std::move(name));
+  };
+  add(sh.shell_pid);
+  for (const Job& j : sh.jobs) {
+    struct stat js;
+    if (!j.done && j.shown > 0 && ::lstat((session + "/" + std::to_string(j.shown)).c_str(), &js) == 0) add(j.shown);
+  }
 }
 
 bool view_path_exists(const Shell& sh, const std::string& path) {

@@ -74,6 +74,22 @@ bool in_session_namespace(pid_t target) {
   return fstatat(ns->proc.get(), name.c_str(), &st, 0) == 0;
 }
 
+// kill 0 in a group lash does not lead: the session's members of it, then lash.
+int signal_own_group(Shell& sh, int sig) {
+  if (sandbox::translates_pids()) {
+    pid_t broker = sh.services().broker_pid();
+    pid_t skip = broker > 0 ? sandbox::session_pid_of(broker) : 0;
+    if (int e = sandbox::signal_own_group_in_session(sig, skip > 0 ? skip : 0)) return e;
+  } else {
+    // No pid namespace: lash's own jobs in its group (their children are ended with
+    // the session).
+    pid_t group = getpgrp();
+    for (const Job& j : sh.jobs)
+      if (!j.done && getpgid(j.pid) == group) (void)kill(j.pid, sig);
+  }
+  return kill(getpid(), sig) == 0 ? 0 : errno;
+}
+
 }  // namespace
 
 bool signal_target_outside(int64_t target) {
@@ -87,9 +103,17 @@ bool signal_target_outside(int64_t target) {
 int signal_not_a_job(Shell& sh, int64_t target, int sig, const std::string& arg) {
   if (target < INT_MIN || target > INT_MAX) return ESRCH;
   pid_t pid = static_cast<pid_t>(target);
-  // The shell's own process group, lash included (a fork inside the namespace could
-  // not reach lash).
-  if (pid == 0) return kill(0, sig) == 0 ? 0 : errno;
+  // The shell's own process group. Where lash leads it, it is the session's (lash and
+  // what it started). Where lash was started inside another program's group, kill(0)
+  // would also reach that program and its other children, outside the session: only
+  // the session's members of the group are signalled, then lash itself.
+  if (pid == 0) {
+    if (getpgrp() == getpid() || !sh.gate) return kill(0, sig) == 0 ? 0 : errno;
+    return signal_own_group(sh, sig);
+  }
+  // $$: lash itself, the shell's own process (not a number in the session's pid
+  // namespace, where lash does not exist).
+  if (pid == sh.shell_pid && pid == getpid()) return kill(pid, sig) == 0 ? 0 : errno;
   bool pidns = sandbox::translates_pids();
   // Pinned first (outside a pid namespace), checked after: a pid reused meanwhile is
   // refused by the check or fails on the stale pidfd.

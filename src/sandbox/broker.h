@@ -31,6 +31,7 @@ class Broker {
   static Result<Broker> start(const Prepared& prepared);
 
   bool running() const { return sock_.valid(); }
+  pid_t pid() const { return pid_; }  // -1: none (or reaped)
 
   // open(2) in the helper. FLAGS: O_RDONLY/O_WRONLY/O_RDWR with any of O_CREAT,
   // O_TRUNC, O_APPEND, O_EXCL, O_DIRECTORY, O_NOFOLLOW, O_NOCTTY, O_NONBLOCK; the

@@ -592,6 +592,47 @@ int signal_from_session(int64_t target, int sig) {
   return err;
 }
 
+int signal_own_group_in_session(int sig, pid_t skip) {
+  const SessionNamespaceFds* ns = session_namespaces();
+  if (!ns || !ns->proc) return ESRCH;
+  int proc = ns->proc.get();
+  pid_t child = fork_helper();
+  if (child < 0) return errno;
+  if (child == 0) {
+    // Born in the session's pid namespace: the numbers read below are its own.
+    int dirfd = openat(proc, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dirfd < 0) _exit(1);
+    DIR* d = fdopendir(dirfd);
+    if (!d) _exit(1);
+    pid_t me = getpid();
+    while (dirent* e = readdir(d)) {
+      char* end = nullptr;
+      long n = strtol(e->d_name, &end, 10);
+      if (n <= 1 || *end != '\0' || n == me || n == skip) continue;
+      char path[64], buf[512];
+      snprintf(path, sizeof path, "%ld/stat", n);
+      int fd = openat(proc, path, O_RDONLY | O_CLOEXEC);
+      if (fd < 0) continue;
+      ssize_t len = read(fd, buf, sizeof buf - 1);
+      close(fd);
+      if (len <= 0) continue;
+      buf[len] = '\0';
+      // "pid (comm) state ppid pgrp ...": comm may hold anything, so from the last ')'.
+      char* rp = strrchr(buf, ')');
+      char state;
+      long ppid, pgrp;
+      if (!rp || sscanf(rp + 1, " %c %ld %ld", &state, &ppid, &pgrp) != 3) continue;
+      if (pgrp == 0) (void)kill(static_cast<pid_t>(n), sig);  // lash's group, led from outside
+    }
+    closedir(d);
+    _exit(0);
+  }
+  int ws;
+  while (waitpid(child, &ws, 0) < 0 && errno == EINTR) {
+  }
+  return WIFEXITED(ws) && WEXITSTATUS(ws) == 0 ? 0 : EIO;
+}
+
 pid_t session_init_pid() { return g_pidns.owner == getpid() ? g_pidns.init : -1; }
 
 }  // namespace lash::sandbox

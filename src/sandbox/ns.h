@@ -155,6 +155,15 @@ pid_t session_pid_of(pid_t host_pid);
 // exec/signal_gate.h). Not under Landlock: each job has a domain of its own, which a
 // fresh domain could not signal. Returns 0 or an errno (ESRCH: not in the session).
 int signal_from_session(int64_t target, int sig);
+// `kill 0` where lash's process group is not its own (lash does not lead it: `-c`
+// from a script, a CI runner): the group holds processes outside the session (lash's
+// parent and its other children), which kill(0) would reach. Sends SIG instead to
+// the session's processes in that group, from a short fork in the session's pid
+// namespace, which reads them from the session's /proc (there a group led from
+// outside shows as 0). SKIP (session numbering, or 0): a helper of lash's to leave
+// alone (the fd broker). The init is never signalled. lash itself is not in the
+// namespace: the caller signals it. 0 or an errno.
+int signal_own_group_in_session(int sig, pid_t skip);
 // The init's host pid in the lash that made it, else -1 (lash's job code skips it).
 pid_t session_init_pid();
 // Kills every process of the session's pid namespace but its init (which dies with

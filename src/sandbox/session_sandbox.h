@@ -70,6 +70,7 @@ class SessionSandbox {
   // A child of lash reaped by the shell's wait: the broker's pid is forgotten if it
   // was the broker (Broker::reaped).
   void child_reaped(pid_t pid) { broker_.reaped(pid); }
+  pid_t broker_pid() const { return broker_.pid(); }
 
   Result<LaunchResult> launch(const SpawnSpec& spec) const;
   Result<pid_t> fork_shell(pid_t pgid = -1) const;
