@@ -28,6 +28,7 @@ class JsonlFileSink final : public Sink {
   // sandboxed subshells write through the inherited fd).
   Result<void> open_now() { return fd_ ? Result<void>{} : open(); }
   const std::string& path() const { return path_; }
+  int fd() const { return fd_.get(); }  // -1 while not open
 
  private:
   Result<void> open();

@@ -195,6 +195,8 @@ void arm_sandbox(std::shared_ptr<const policy::ResolvedProfile> profile,
       if (s.audit_context.user.empty()) s.audit_context.user = user_name();
       if (auto r = s.sink->open_now(); !r)
         write_all(2, "lash: audit: cannot open the audit log: " + r.error().message() + "\n");
+      else
+        sandbox::reserve_file(s.sink->fd());  // not to be reopened by a program through /dev/fd/N
     };
     // Without a sandbox, skip the probe and the session's I/O entirely.
     if (sandbox::needs_sandbox(*profile)) {
@@ -339,7 +341,7 @@ void activate_profile(Shell& sh, std::shared_ptr<const policy::ResolvedProfile> 
   // Opened now, not at the first record: a script's `ulimit -n` could otherwise keep
   // lash from opening it at all. A failure is said by the first record's write, which
   // tries again.
-  if (sh.keeps_own_file_size_hard) (void)s.sink->open_now();
+  if (sh.keeps_own_file_size_hard && s.sink->open_now()) sandbox::reserve_file(s.sink->fd());
   arm_sandbox(profile, get_facts);
   sh.set_services(&s.services);
 }

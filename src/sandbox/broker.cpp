@@ -75,6 +75,11 @@ void serve_one(int sock, const char* buf, size_t len) {
   // keeps openat2, whose mode the seccomp filter cannot see (seccomp_filter.h).
   int fd = open_no_magic_links(path, rq.flags | O_CLOEXEC, static_cast<mode_t>(rq.mode & 0777));
   if (fd < 0) return (void)send_reply(sock, errno, -1);
+  // The broker is a copy of lash: its own memory and environment files are lash's.
+  if (detail::refused_for_program(fd)) {
+    close(fd);
+    return (void)send_reply(sock, EACCES, -1);
+  }
   send_reply(sock, 0, fd);
   close(fd);
 }

@@ -30,6 +30,10 @@
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <signal.h>
+#include <sys/statfs.h>
+#include <linux/magic.h>
+#include <sys/stat.h>
+#include <cstring>
 #include <unistd.h>
 
 #include <algorithm>
@@ -49,6 +53,23 @@ volatile sig_atomic_t g_sandboxed = 0;
 // Set in the fd broker only (apply_broker_sandbox): it loads Prepared::seccomp_broker,
 // which keeps openat2.
 volatile sig_atomic_t g_broker = 0;
+
+// reserve_file(): the files no program may open (device and inode).
+struct ReservedFile {
+  dev_t dev;
+  ino_t ino;
+};
+ReservedFile g_reserved[8];
+volatile sig_atomic_t g_reserved_count = 0;
+
+// What a per-process /proc file holds of that process's memory or environment.
+bool is_memory_file_name(const char* name) {
+  static const char* const kNames[] = {"mem", "environ", "maps", "smaps", "smaps_rollup", "numa_maps",
+                                       "pagemap", "auxv", "stack", "syscall", "map_files"};
+  for (const char* n : kNames)
+    if (strcmp(name, n) == 0) return true;
+  return false;
+}
 
 // setns(CLONE_NEWNS) moves root and cwd to the namespace's root: go back to lash's
 // cwd by name, so relative paths resolve inside the namespace (an fd to the old cwd
@@ -206,6 +227,11 @@ ChildStep apply_fd_op(const ChildArgs& a, const ChildFdOp& op) {
     case FdOp::Kind::open: {
       int fd = open(op.path, op.flags, 0666);
       if (fd < 0) return ChildStep::fd_open;
+      if (a.prepared->active() && refused_for_program(fd)) {
+        close(fd);
+        errno = EACCES;
+        return ChildStep::fd_open;
+      }
       if (fd == op.fd) return ChildStep::none;  // opened without O_CLOEXEC already
       int r = dup2(fd, op.fd);
       int saved = errno;
@@ -276,6 +302,35 @@ int apply_broker_sandbox(const Prepared& p, StatusRecord* rec) {
 }
 
 bool in_sandbox() { return g_sandboxed != 0; }
+
+void reserve_file(int fd) {
+  struct stat st;
+  if (fd < 0 || fstat(fd, &st) != 0 || g_reserved_count >= 8) return;
+  g_reserved[g_reserved_count] = ReservedFile{st.st_dev, st.st_ino};
+  g_reserved_count = g_reserved_count + 1;
+}
+
+bool refused_for_program(int fd) {
+  struct stat st;
+  if (fstat(fd, &st) != 0) return true;  // fail closed
+  for (int i = 0; i < g_reserved_count; ++i)
+    if (g_reserved[i].dev == st.st_dev && g_reserved[i].ino == st.st_ino) return true;
+  struct statfs fs;
+  if (fstatfs(fd, &fs) != 0) return true;
+  if (fs.f_type != PROC_SUPER_MAGIC) return false;
+  // "/proc/self/fd/" and the number, without stdio (this runs in the launch child).
+  char link[32] = "/proc/self/fd/", digits[12], target[256];
+  int nd = 0;
+  for (unsigned v = static_cast<unsigned>(fd); nd == 0 || v != 0; v /= 10) digits[nd++] = static_cast<char>('0' + v % 10);
+  size_t at = strlen(link);
+  while (nd > 0) link[at++] = digits[--nd];
+  link[at] = '\0';
+  ssize_t n = readlink(link, target, sizeof target - 1);
+  if (n <= 0) return true;
+  target[n] = '\0';
+  const char* last = strrchr(target, '/');
+  return is_memory_file_name(last ? last + 1 : target);
+}
 
 StatusRecord exec_sequence(const ChildArgs& a) {
   auto failed = [](ChildStep step, int index = -1) { return StatusRecord{static_cast<int>(step), errno, index}; };

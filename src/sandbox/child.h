@@ -76,6 +76,20 @@ int apply_broker_sandbox(const Prepared& p, StatusRecord* rec);
 // True in a process that already runs under the session sandbox.
 bool in_sandbox();
 
+// Files a program of the session must not reach through a redirection the launcher
+// opens for it, however the path is spelled (/dev//fd/N, /proc/self/fd/N, links):
+//  - the memory and environment files of a process (/proc/PID/mem, environ, maps,
+//    pagemap, auxv, ...): opened before execve, in a child that shares or copies
+//    lash's memory, they would hand the program lash's memory;
+//  - files lash reserves (reserve_file: the audit log), which a child could reopen
+//    for writing through lash's own descriptor.
+// Checked on the opened fd (fstat, fstatfs, readlink of /proc/self/fd): async-signal
+// safe, for the child and the fd broker.
+bool refused_for_program(int fd);
+// Adds the file open at FD to the reserved files (up to 8; the audit log). In lash,
+// before the first fork.
+void reserve_file(int fd);
+
 // Write a failure record to fork_shell's status pipe (async-signal-safe).
 void send_status(int fd, ChildStep step, int err, int index);
 

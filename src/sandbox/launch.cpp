@@ -239,6 +239,8 @@ std::size_t handled_signals(int* out) {
 
 pid_t fork_helper() { return fork(); }
 
+void reserve_file(int fd) { detail::reserve_file(fd); }
+
 bool running_sandboxed() { return detail::in_sandbox(); }
 
 Result<pid_t> fork_shell(const Prepared& prepared, pid_t pgid) {

@@ -92,6 +92,9 @@ LaunchFailure exec_in_place(const Prepared& prepared, const SpawnSpec& spec);
 // the caller's child code must not return into the shell. Lives here so that every
 // fork of lash is in the launcher (the lint test checks it).
 pid_t fork_helper();
+// A file of lash's own (the audit log, open at FD) that no program of the session may
+// open through a redirection, whatever the path's spelling (child.h).
+void reserve_file(int fd);
 
 // fork a copy of the shell with the sandbox applied in the child. Returns 0 in the
 // child, the child's pid in the parent. pgid as in SpawnSpec.

@@ -1387,6 +1387,25 @@ def build_rows():
                                 f"echo FORGED-{os.getpid()} >> /dev/fd/$n; done 2>/dev/null; echo done",
         audit_forged_judge, setup=audit_twin_fd, expect={"done"})
 
+    # the path spelled so that no name check can know it is lash's fd; the child that
+    # opens a program's redirection checks the file itself (child.h, reserve_file)
+    add("fd-devfd-audit-spelled", "append to lash's audit log from a program: >> /dev//fd/N, /dev/./fd/N, /proc/self/fd/N",
+        "fd hygiene (launch child)", lambda c: "cat /dev/null; for n in 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do "
+                                "for f in /dev//fd/$n /dev/./fd/$n /proc/self/fd/$n; do "
+                                f"sh -c 'echo FORGED-{os.getpid()}' >> $f; done; done 2>/dev/null; echo done",
+        audit_forged_judge, setup=audit_twin_fd, expect={"done"})
+    # a redirection is opened in a child that shares (or copies) lash's memory: its
+    # /proc/self/environ and mem are lash's, denied variables included
+    add("proc-self-environ-redirect", "a program reads lash's environment: sh < /proc/self/environ",
+        "launch child", lambda c: "sh -c 'IFS= read -r l; echo \"$l\"' < /proc/self/environ; echo done",
+        leaked(ENV_MARK), expect={"done"})
+    add("proc-self-environ-builtin", "the shell's read of /proc/self/environ (through the fd broker)",
+        "broker", lambda c: 'read -r l < /proc/self/environ; echo "[$l]"; echo done',
+        leaked(ENV_MARK), expect={"done"})
+    add("proc-self-mem-redirect", "a program is handed lash's memory: 3< /proc/self/mem",
+        "launch child", lambda c: "sh -c 'echo opened' 3</proc/self/mem; echo done",
+        lambda res: ("opened" in res.out, "opened" if "opened" in res.out else res.token), expect={"done"})
+
     # ---- processes and resources
     add("detach-exit", "setsid + double fork, alive after lash exits", "pidns+cgroup",
         lambda c: f"{P} detach-sleeper @MARK@", survivor_judge, runner_fn=detach_run,
