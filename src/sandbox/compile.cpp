@@ -89,6 +89,18 @@ struct Builder {
     }
   }
 
+  // A read_only path inside a writable grant (~/.gitconfig under include_workdir run
+  // from ~): Landlock only adds rights, so the grant would make it writable. The
+  // session mount namespace binds it read-only instead, as it does `protect`.
+  void read_only_inside(const std::string& root) {
+    for (const auto& ro : p.read_only.value) {
+      std::string path = paths::normalize(paths::expand(ro, ctx.env.start_dir, ctx.env.home));
+      if (path != root && paths::beneath(path, root) &&
+          std::find(plan.protect.begin(), plan.protect.end(), path) == plan.protect.end())
+        plan.protect.push_back(path);
+    }
+  }
+
   void writable_roots() {
     bool any_writable = false;
     for (const auto& w : ctx.facts.writable_roots) {
@@ -108,8 +120,10 @@ struct Builder {
       if (w.key == "filesystem.tmpdir") plan.tmpdir = w.path;
       warn_if_programs_readable(w.path, origin + " = " + w.path);
       // The tmpdir is removed at exit: nothing planted there runs later.
-      if (w.key != "filesystem.tmpdir")
+      if (w.key != "filesystem.tmpdir") {
         for (const auto& rel : p.protect.value) plan.protect.push_back(paths::normalize(w.path + "/" + rel));
+        read_only_inside(paths::normalize(w.path));
+      }
       // With an allowlist nothing written may run, not even mapped by ld.so.
       if (!plan.spawn_any) plan.noexec.push_back(paths::normalize(w.path));
       if (w.key != "filesystem.tmpdir") {

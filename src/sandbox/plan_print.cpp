@@ -40,6 +40,9 @@ std::vector<std::string> plan_lines(const SandboxPlan& p) {
   for (const std::string& n : p.noexec) out.push_back("  noexec (nothing written there can run): " + n);
   out.push_back(std::string("programs: ") + (p.spawn_any ? "any" : "allowlist only (per-file exec grants above)"));
   if (p.deny_memfd_exec) out.push_back("  memfd_create, and execveat with AT_EMPTY_PATH, refused");
+  if (!p.empty())
+    out.push_back("processes: the session's own pid and IPC namespaces (processes outside do not exist for it; "
+                  "everything it started ends with it)");
   if (!p.restrict_net) {
     out.push_back("network: unrestricted by the sandbox");
   } else {
