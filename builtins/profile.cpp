@@ -15,6 +15,7 @@
 #include "base/strutil.h"
 #include "builtins/families.h"
 #include "exec/dry_run.h"
+#include "exec/stack_guard.h"
 #include "exec/policy_gate.h"
 #include "exec/session.h"
 #include "exec/shell.h"
@@ -126,6 +127,7 @@ int cmd_test(Shell& sh, std::vector<std::string> args) {
     text += args[i];
   }
   syntax::ParseOptions po;
+  po.max_stack_bytes = std::min(po.max_stack_bytes, exec::stack_bytes_left());
   po.filename = "profile test";
   auto parsed = syntax::parse(text, po);
   if (parsed.error) {

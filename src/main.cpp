@@ -16,6 +16,7 @@
 #include "base/strutil.h"
 #include "builtins/families.h"
 #include "exec/options.h"
+#include "exec/stack_guard.h"
 #include "exec/session.h"
 #include "exec/shell.h"
 #include "lash_config.h"
@@ -205,6 +206,7 @@ void run_login_files(Shell& sh) {
 
 int dump_ast(const std::string& text, const std::string& name) {
   lash::syntax::ParseOptions po;
+  po.max_stack_bytes = std::min(po.max_stack_bytes, lash::exec::stack_bytes_left());
   po.filename = name;
   auto r = lash::syntax::parse(text, po);
   if (r.error) {

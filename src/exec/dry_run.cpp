@@ -1,4 +1,5 @@
 #include "exec/dry_run.h"
+#include "exec/stack_guard.h"
 
 #include <algorithm>
 #include <map>
@@ -382,6 +383,7 @@ class DryWalker {
     ++nested_;
     ++nested_total_;
     syntax::ParseOptions po;
+    po.max_stack_bytes = std::min(po.max_stack_bytes, stack_bytes_left());
     po.filename = name;
     auto parsed = syntax::parse(text, po);
     if (parsed.program) {

@@ -1,11 +1,13 @@
 // Shell life cycle: reading and running source text, eval, command substitution,
 // ending the shell and its subshells.
 #include "exec/shell.h"
+#include "exec/stack_guard.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -107,6 +109,7 @@ void Shell::child_exit(int st) {
 
 int Shell::run_text(std::string_view text, const std::string& filename, uint32_t first_line) {
   syntax::ParseOptions po;
+  po.max_stack_bytes = std::min(po.max_stack_bytes, stack_bytes_left());
   po.filename = filename;
   po.text_is_complete = true;  // the whole script or string: its end is the real end
   po.first_line = first_line;
@@ -165,6 +168,7 @@ int Shell::eval_string(std::string_view text, const std::string& filename) {
   } dec{call_depth};
   // Parse the whole text first: a syntax error in eval runs nothing (as dash).
   syntax::ParseOptions po;
+  po.max_stack_bytes = std::min(po.max_stack_bytes, stack_bytes_left());
   po.filename = filename;
   po.first_line = line ? line : 1;
   po.alias = [this](std::string_view name) -> const std::string* {
@@ -236,6 +240,7 @@ int Shell::run_fd(int fd, const std::string& filename) {
     }
   };
   syntax::ParseOptions po;
+  po.max_stack_bytes = std::min(po.max_stack_bytes, stack_bytes_left());
   po.filename = filename;
   po.alias = [this](std::string_view name) -> const std::string* {
     auto it = aliases.find(name);

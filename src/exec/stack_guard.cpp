@@ -101,4 +101,12 @@ void check_stack_depth() {
 
 void stack_limit_changed() { g_limit_changed = true; }
 
+size_t stack_bytes_left() {
+  check_stack_depth();  // marks the base on first use, recomputes after `ulimit -s`
+  char here;
+  uintptr_t base = reinterpret_cast<uintptr_t>(g_base), now = reinterpret_cast<uintptr_t>(&here);
+  size_t used = base > now ? size_t(base - now) : 0;
+  return used < g_budget ? g_budget - used : 0;
+}
+
 }  // namespace lash::exec

@@ -4,6 +4,7 @@
 // now, including a limit the script set with `ulimit -s`, not only the one lash
 // started with.
 #pragma once
+#include <cstddef>
 
 namespace lash::exec {
 
@@ -14,5 +15,10 @@ void check_stack_depth();
 // RLIMIT_STACK changed in this process (`ulimit -s`): the next check recomputes the
 // budget from the new limit and the stack that is mapped already.
 void stack_limit_changed();
+
+// What the evaluation may still use of the stack here: for the parser's own limit
+// (syntax::ParseOptions::max_stack_bytes), so that parsing deeply nested text after a
+// `ulimit -s` ends with a syntax error, not SIGSEGV.
+size_t stack_bytes_left();
 
 }  // namespace lash::exec

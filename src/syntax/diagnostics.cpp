@@ -29,7 +29,6 @@ namespace {
 // deep": a second line of defence behind max_depth. An optimized build needs about
 // 1.5 KB per nesting level (so max_depth 1000 fits easily); sanitizer builds have
 // much larger frames and may hit this budget first.
-constexpr size_t kStackBudget = size_t{4} << 20;
 
 const char* op_text(Tok k) {
   switch (k) {
@@ -139,7 +138,7 @@ ParserImpl::Nest::Nest(ParserImpl& p, Pos at) : p_(p) {
     --p.depth_;
     p.fail(at, "nesting too deep (limit " + std::to_string(p.opts_.max_depth) + ")");
   }
-  if (used > kStackBudget) {
+  if (used > p.opts_.max_stack_bytes) {
     --p.depth_;
     p.fail(at, "nesting too deep (out of stack)");
   }

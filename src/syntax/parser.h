@@ -31,9 +31,13 @@ struct ParseOptions {
   // Limits that keep hostile input from exhausting the stack or memory.
   // Nesting of compound commands / substitutions. Deeper input is the error
   // "nesting too deep (limit N)"; independently the parser stops with "nesting too
-  // deep (out of stack)" when it has used 4 MB of stack below its entry point
+  // deep (out of stack)" when it has used max_stack_bytes below its entry point
   // (optimized builds need about 1.5 KB per level; sanitizer builds far more).
   uint32_t max_depth = 1000;
+  // The stack the parser may use below its entry point (the "out of stack" limit
+  // above). The interpreter lowers it to what is left under the stack limit in force
+  // (`ulimit -s`), which can be far less than 4 MB.
+  size_t max_stack_bytes = size_t{4} << 20;
   size_t max_heredoc_bytes = 16u << 20;   // one here-document body
   // Alias lookup for the command word (POSIX 2.3.1). Returns the replacement text or
   // nullptr. May be empty. An alias ending in a blank makes the next word eligible too.
