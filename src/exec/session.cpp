@@ -1,5 +1,7 @@
 #include "exec/session.h"
 
+#include <fcntl.h>
+
 #include <sys/syscall.h>
 #include <limits.h>
 #include <pwd.h>
@@ -269,6 +271,23 @@ int ActiveServices::open_for_user(const std::string& path, int flags, const std:
 int ActiveServices::relay_signal(pid_t pid, int sig) {
   if (!sandboxed_) return EPERM;  // no relay: kill's own answer stands
   return g_session->sandbox->relay_signal(pid, sig);
+}
+
+ActiveServices::StdFdsHeld::StdFdsHeld() {
+  for (int fd = 0; fd < 3; ++fd) {
+    if (::fcntl(fd, F_GETFD) != -1 || errno != EBADF) continue;
+    int got = ::open("/dev/null", O_RDWR | O_CLOEXEC);  // the lowest free: FD itself
+    if (got == fd) {
+      held[fd] = got;
+    } else if (got >= 0) {
+      ::close(got);
+    }
+  }
+}
+
+ActiveServices::StdFdsHeld::~StdFdsHeld() {
+  for (int fd : held)
+    if (fd >= 0) ::close(fd);
 }
 
 pid_t ActiveServices::broker_pid() {

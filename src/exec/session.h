@@ -47,8 +47,19 @@ class ActiveServices final : public SessionServices {
     if (!arm) return;
     auto f = std::move(arm);
     arm = nullptr;
+    StdFdsHeld held;
     f();
   }
+  // The sandbox opens descriptors of its own (pipes, namespace and ruleset fds, the
+  // watchdog's). Where the script has closed one of 0, 1, 2 (`exec 1>&- 2>&-`) they
+  // would land there, and the script's next redirection of that fd would close or
+  // replace one of lash's own. /dev/null holds each closed one while the sandbox is
+  // made, and is closed again after.
+  struct StdFdsHeld {
+    int held[3] = {-1, -1, -1};
+    StdFdsHeld();
+    ~StdFdsHeld();
+  };
   const sandbox::Prepared none_{};
 };
 
