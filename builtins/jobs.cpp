@@ -3,6 +3,7 @@
 #include <sys/wait.h>
 
 #include <cerrno>
+#include <climits>
 #include <cstring>
 #include <optional>
 
@@ -32,7 +33,8 @@ std::optional<Operand> operand(Shell& sh, const std::string& arg) {
   const auto& jobs = sh.jobs;
   if (arg.empty() || arg[0] != '%') {
     auto n = str::parse_int(arg);
-    if (!n) return std::nullopt;
+    // A pid is an int: 4294967296 must not wrap to 0 (the shell's own group).
+    if (!n || *n > INT_MAX || *n < -static_cast<int64_t>(INT_MAX)) return std::nullopt;
     Operand o{*n, nullptr};
     int64_t abs = *n < 0 ? -*n : *n;
     for (auto it = jobs.rbegin(); it != jobs.rend(); ++it)
