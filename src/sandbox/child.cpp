@@ -326,6 +326,10 @@ bool refused_for_program(int fd) {
   while (nd > 0) link[at++] = digits[--nd];
   link[at] = '\0';
   ssize_t n = readlink(link, target, sizeof target - 1);
+  // No /proc/self in this /proc: the caller is not in its pid namespace (lash itself,
+  // running `exec PROG` in the session's mount namespace), so no file of its memory
+  // is reachable through it; another process's needs ptrace rights the sandbox took.
+  if (n < 0 && errno == ENOENT) return false;
   if (n <= 0) return true;
   target[n] = '\0';
   const char* last = strrchr(target, '/');
