@@ -110,15 +110,23 @@ std::vector<PlannedAction> plan_actions(Shell& sh, const SimplePlan& p) {
   return out;
 }
 
-policy::Decision sandbox_refusal_decision(const std::string& profile, const std::string& what,
-                                          const std::string& reason) {
+namespace {
+// A denial the session decides outside the engine (no profile key decides it).
+policy::Decision session_denial(const char* key, const char* where, std::string problem, std::string suggestion) {
   policy::Decision d;
   d.verdict = policy::Verdict::deny;
-  d.decided_by.key = "sandbox";
-  d.decided_by.file = "this machine";
-  d.problem = "This session (profile: " + profile + ") cannot " + what + " without its sandbox.";
-  d.suggestion = reason;
+  d.decided_by.key = key;
+  d.decided_by.file = where;
+  d.problem = std::move(problem);
+  d.suggestion = std::move(suggestion);
   return d;
+}
+}  // namespace
+
+policy::Decision sandbox_refusal_decision(const std::string& profile, const std::string& what,
+                                          const std::string& reason) {
+  return session_denial("sandbox", "this machine",
+                        "This session (profile: " + profile + ") cannot " + what + " without its sandbox.", reason);
 }
 
 void report_sandbox_refusal(Shell& sh, const std::string& what) {
@@ -129,16 +137,11 @@ void report_sandbox_refusal(Shell& sh, const std::string& what) {
 
 policy::Decision audit_failure_decision(const std::string& profile, const std::string& what,
                                         const std::string& cause) {
-  policy::Decision d;
-  d.verdict = policy::Verdict::deny;
-  d.decided_by.key = "audit";
-  d.decided_by.file = "this session";
-  d.problem = "This session (profile: " + profile + ") cannot " + what + ": its audit log cannot be written (" +
-              cause + ").";
-  d.suggestion = "lash runs no more of this session's programs or redirections once it cannot record them. "
-                 "Make the audit log writable again (disk space, file-size limit, the file itself) and start a new "
-                 "session.";
-  return d;
+  return session_denial(
+      "audit", "this session",
+      "This session (profile: " + profile + ") cannot " + what + ": its audit log cannot be written (" + cause + ").",
+      "lash runs no more of this session's programs or redirections once it cannot record them. Make the audit log "
+      "writable again (disk space, file-size limit, the file itself) and start a new session.");
 }
 
 namespace {

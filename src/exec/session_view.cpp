@@ -48,21 +48,12 @@ bool is_proc_root(const std::string& path, const struct stat& st) {
 // the main shell ($$) and its jobs ($!) not yet reaped. These are what a script names
 // as its own; any other pid is another process's, outside the session or not the
 // shell's to look into. A reaped job's pid may already be another process's: only a
-// job not yet reaped (running, or a zombie) still holds its pid.
-// In a session with its own pid namespace (session_proc() below) this is not asked:
-// what that namespace's /proc lists is the session's, and nothing else exists there.
+// job not yet reaped (running, or a zombie) still holds its pid. A job is named as `$!`
+// gave it (Job::shown: the session's numbering where lash translates, else its pid);
+// other processes of the session (the namespace's init, a job's children) are not the
+// shell's, as for a program of the session, which sees only its own there.
 bool shells_own(const Shell& sh, pid_t pid) {
   if (pid == ::getpid() || pid == sh.shell_pid) return true;
-  for (const Job& j : sh.jobs)
-    if (j.pid == pid && !j.done) return true;
-  return false;
-}
-
-// The same in the session's numbering (session_proc() below): a job not yet reaped,
-// by the pid `$!` gave for it. Other processes of the session (the namespace's init,
-// a job's children) are not the shell's, as for a program of the session, which sees
-// only its own processes there.
-bool shells_own_job_in_session(const Shell& sh, pid_t pid) {
   for (const Job& j : sh.jobs)
     if (j.shown == pid && !j.done) return true;
   return false;
@@ -145,7 +136,7 @@ ViewWalk walk_session_path(const Shell& sh, const std::string& path, std::string
     if (at_proc && parse_pid(c, pid)) {
       if (!session.empty() && pid != sh.shell_pid && pid != ::getpid()) {
         // The session's process N, looked up where the session sees it.
-        if (!shells_own_job_in_session(sh, pid)) return ViewWalk::hidden;
+        if (!shells_own(sh, pid)) return ViewWalk::hidden;
         next = session + "/" + c;
         in_session_proc = true;
       } else if (session.empty() && !shells_own(sh, pid)) {
@@ -203,7 +194,7 @@ void view_filter_listing(const Shell& sh, int dir_fd, std::vector<std::string>& 
   std::erase_if(names, [&](const std::string& n) {
     pid_t pid;
     if (!parse_pid(n, pid)) return false;
-    if (listed_in_session) return !shells_own_job_in_session(sh, pid);
+    if (listed_in_session) return !shells_own(sh, pid);
     return true;  // the host's numbering: $$ and the jobs are added below
   });
   auto add = [&names](pid_t pid) {

@@ -1492,34 +1492,44 @@ def build_rows():
     add("ptrace-outside", "ptrace a process outside", "seccomp",
         lambda c: f"{P} ptrace {c.sleeper.pid}", setup=sleeper_setup,
         expect={"EPERM", "ESRCH"}, needs=need_ptrace)
-    # ---- processes outside named by pid (seccomp: only pid 0, the caller)
-    add("prlimit-outside", "prlimit RLIMIT_NOFILE of a process outside", "seccomp",
+    # ---- processes named by pid (seccomp: only pid 0, the caller). Aimed at a process
+    # outside, the session's pid namespace hides it too (ESRCH before seccomp could
+    # matter), so these rows are also run against the session's own job, which the
+    # namespace shows and only the seccomp rule refuses; the twin changes it.
+    for call, args, needs in (("prlimit", "{j} nofile 3 3", None), ("setpriority", "process {j} 7", None),
+                              ("setaffinity", "{j}", need_two_cpus), ("setscheduler", "{j}", None),
+                              ("setattr", "{j}", None), ("ioprio", "{j}", None)):
+        add(f"{call}-own-job", f"{call} of the session's own job (not the caller)", "seccomp",
+            lambda c, call=call, args=args: "sleep 30 & j=$!; "
+            f"{P} {call} {args.format(j='$j')} > tok; kill $j; cat tok",
+            by_token, expect={"EPERM"}, needs=needs)
+    add("prlimit-outside", "prlimit RLIMIT_NOFILE of a process outside", "pidns+seccomp",
         lambda c: f"{P} prlimit {c.sleeper.pid} nofile 3 3", victim_judge,
         setup=victim_setup, expect={"EPERM"})
-    add("setpriority-outside", "setpriority(PRIO_PROCESS) of a process outside", "seccomp",
+    add("setpriority-outside", "setpriority(PRIO_PROCESS) of a process outside", "pidns+seccomp",
         lambda c: f"{P} setpriority process {c.sleeper.pid} 7", victim_judge,
         setup=victim_setup, expect={"EPERM"})
-    add("setpriority-pgrp", "setpriority(PRIO_PGRP) of a process group outside", "seccomp",
+    add("setpriority-pgrp", "setpriority(PRIO_PGRP) of a process group outside", "pidns+seccomp",
         lambda c: f"{P} setpriority pgrp {c.sleeper.pid} 7", victim_judge,
         setup=victim_setup, expect={"EPERM"})
-    add("setaffinity-outside", "sched_setaffinity of a process outside", "seccomp",
+    add("setaffinity-outside", "sched_setaffinity of a process outside", "pidns+seccomp",
         lambda c: f"{P} setaffinity {c.sleeper.pid}", victim_judge,
         setup=victim_setup, expect={"EPERM"}, needs=need_two_cpus)
     add("setscheduler-outside", "sched_setscheduler(SCHED_BATCH) of a process outside",
-        "seccomp", lambda c: f"{P} setscheduler {c.sleeper.pid}", victim_judge,
+        "pidns+seccomp", lambda c: f"{P} setscheduler {c.sleeper.pid}", victim_judge,
         setup=victim_setup, expect={"EPERM"})
-    add("setattr-outside", "sched_setattr(SCHED_BATCH) of a process outside", "seccomp",
+    add("setattr-outside", "sched_setattr(SCHED_BATCH) of a process outside", "pidns+seccomp",
         lambda c: f"{P} setattr {c.sleeper.pid}", victim_judge,
         setup=victim_setup, expect={"EPERM"})
-    add("ioprio-outside", "ioprio_set(idle) of a process outside", "seccomp",
+    add("ioprio-outside", "ioprio_set(idle) of a process outside", "pidns+seccomp",
         lambda c: f"{P} ioprio {c.sleeper.pid}", victim_judge,
         setup=victim_setup, expect={"EPERM"})
     # lash itself (the probe's parent): RLIMIT_FSIZE 0 would silence its audit log,
     # RLIMIT_CPU kill it; the denial that follows must be recorded
-    add("prlimit-lash-fsize", "prlimit RLIMIT_FSIZE 0 on lash, then a denial", "seccomp",
+    add("prlimit-lash-fsize", "prlimit RLIMIT_FSIZE 0 on lash, then a denial", "pidns+seccomp",
         lambda c: f"{P} prlimit ppid fsize 0 0 > tok; {FORBIDDEN} >/dev/null 2>&1; cat tok",
         lash_audit_judge, expect={"EPERM"}, peers=False)
-    add("prlimit-lash-cpu", "prlimit RLIMIT_CPU 1 s on lash, then a denial", "seccomp",
+    add("prlimit-lash-cpu", "prlimit RLIMIT_CPU 1 s on lash, then a denial", "pidns+seccomp",
         lambda c: f"{P} prlimit ppid cpu 1 1 > tok; {FORBIDDEN} >/dev/null 2>&1; cat tok",
         lash_audit_judge, expect={"EPERM"}, peers=False)
     # a program lifting its own hard limit (max_open_files = 64 sets it to 64): root
