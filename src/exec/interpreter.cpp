@@ -344,6 +344,9 @@ int Interp::run_pipeline(Shell& sh, const ast::Pipeline& p) {
     pids.push_back(pid);
     prev_read = std::move(read_end);  // and write_end closes here: only the child writes
   }
+  // Stopped early (no pipe, a refused fork): the last member started must see EOF or
+  // EPIPE, not a reader lash keeps open while it waits for it.
+  prev_read.reset();
   int st = 0, fail = 0;
   for (size_t i = 0; i < pids.size(); ++i) {
     int s = sh.wait_pid(pids[i]);

@@ -359,7 +359,9 @@ int launch_checked(Shell& sh, const CheckedPlan& cp, bool in_place) {
       sh.hashed.erase(p.argv[0]);
       SimplePlan again = p;
       again.path = sh.find_command(p.argv[0]);
-      if (!again.path.empty()) {
+      // The same file again (it is there, but its #! interpreter or ELF loader is
+      // not): the failure stands, or this would start it over and over.
+      if (!again.path.empty() && again.path != p.path) {
         Checked c = check_plan(sh, again);
         if (!c.allowed) return status::refused;
         if (c.launch) return launch_checked(sh, *c.launch, false);
