@@ -362,6 +362,13 @@ Result<void> spawn_namespace_helper(NamespaceHelper& h, int close_in_child) {
       _exit(0);
     }
     if (err != 0) _exit(1);
+    // Dumpable only until lash has opened the namespaces through /proc/PID/ns (it
+    // closes `done` then): the init is a copy of lash, holding capabilities in lash's
+    // user namespace, and a dumpable process's memory is open to its user.
+    char c;
+    (void)!read(done_r.get(), &c, 1);
+    done_r.reset();
+    if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0) _exit(1);
     init_main(lash_pidfd.get());
   }
   lash_pidfd.reset();
@@ -411,9 +418,12 @@ Result<SessionNamespaces> finish_session_namespace(NamespaceHelper& h, bool reap
       err = errno;
     }
     if (ok && h.init) {
+      // Out of the script's fd range: `exec 4>&-` must not close or replace them.
       g_pidns.fds.ipc.reset(open((base + "ipc").c_str(), O_RDONLY | O_CLOEXEC));
+      keep_private(g_pidns.fds.ipc);
       g_pidns.fds.pid.reset(open("/proc/self/ns/pid_for_children", O_RDONLY | O_CLOEXEC));
-      if (out.proc) g_pidns.fds.proc.reset(fcntl(out.proc.get(), F_DUPFD_CLOEXEC, 3));
+      keep_private(g_pidns.fds.pid);
+      if (out.proc) g_pidns.fds.proc.reset(fcntl(out.proc.get(), F_DUPFD_CLOEXEC, 10));
       if (!g_pidns.fds.ipc || !g_pidns.fds.pid || (out.proc && !g_pidns.fds.proc)) {
         ok = false;
         err = errno;

@@ -166,8 +166,12 @@ Result<void> finish_namespace(Prepared& p, const SandboxPlan& plan, const Capabi
   }
   p.userns = std::move(ns->user);
   p.mntns = std::move(ns->mnt);
-  if (const SessionNamespaceFds* sn = session_namespaces(); sn && sn->ipc)
-    p.ipcns.reset(fcntl(sn->ipc.get(), F_DUPFD_CLOEXEC, 3));
+  if (const SessionNamespaceFds* sn = session_namespaces(); sn && sn->ipc) {
+    // Out of the script's fd range (keep_private); a copy that cannot be made would
+    // leave every child in the host's IPC namespace: refused, not run without it.
+    p.ipcns.reset(fcntl(sn->ipc.get(), F_DUPFD_CLOEXEC, 10));
+    if (!p.ipcns) return sys_error("cannot keep the session's IPC namespace", "", errno);
+  }
   p.quarantine = p.ns_helper.quarantine;
   proc = std::move(ns->proc);
   // Protected paths missing at start are quarantined if the session makes them
