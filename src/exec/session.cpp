@@ -224,7 +224,6 @@ void arm_sandbox(std::shared_ptr<const policy::ResolvedProfile> profile,
     }
     if (plan.empty()) {
       svc.prepared_ = nullptr;  // the default profile: a plain shell
-      svc.sandboxed_ = false;
       return;
     }
     auto r = s.sandbox->prepare(plan);
@@ -235,7 +234,6 @@ void arm_sandbox(std::shared_ptr<const policy::ResolvedProfile> profile,
     }
     svc.refusal_.clear();
     svc.prepared_ = &s.sandbox->prepared();
-    svc.sandboxed_ = true;
   };
 }
 
@@ -256,7 +254,7 @@ std::optional<std::string> ActiveServices::known_refusal() const {
 
 bool ActiveServices::has_broker() {
   make();
-  return sandboxed_;
+  return prepared_ != nullptr;
 }
 
 int ActiveServices::open_for_user(const std::string& path, int flags, const std::function<bool()>& give_up, int* err) {
@@ -269,7 +267,7 @@ int ActiveServices::open_for_user(const std::string& path, int flags, const std:
 }
 
 int ActiveServices::relay_signal(pid_t pid, int sig) {
-  if (!sandboxed_) return EPERM;  // no relay: kill's own answer stands
+  if (!prepared_) return EPERM;  // no relay: kill's own answer stands
   return g_session->sandbox->relay_signal(pid, sig);
 }
 

@@ -38,9 +38,8 @@ class ActiveServices final : public SessionServices {
   // The refusal known without making the sandbox: nullopt while it is not made.
   std::optional<std::string> known_refusal() const;
 
-  const sandbox::Prepared* prepared_ = nullptr;  // null: no sandbox (a plain shell)
+  const sandbox::Prepared* prepared_ = nullptr;  // null: no sandbox (a plain shell): no broker, no relay
   std::string refusal_;
-  bool sandboxed_ = false;  // the broker and the relay serve
 
  private:
   void make() {

@@ -120,7 +120,7 @@ int signal_not_a_job(Shell& sh, int64_t target, int sig, const std::string& arg)
   unique_fd fd;
   if (!pidns && pid > 0) {
     fd.reset(pidfd_open_(pid));
-    if (!fd) return errno;
+    if (!fd && errno != ENOSYS) return errno;  // before Linux 5.3: kill() by pid below
   }
   bool outside = signal_target_outside(target);
   if (outside && sh.gate) {
@@ -134,7 +134,7 @@ int signal_not_a_job(Shell& sh, int64_t target, int sig, const std::string& arg)
   // namespace is the host's, sent from lash itself (pinned by a pidfd).
   if (pidns && outside && pid > 0) {
     unique_fd granted(pidfd_open_(pid));
-    if (!granted) return errno;
+    if (!granted) return errno == ENOSYS ? (kill(pid, sig) == 0 ? 0 : errno) : errno;
     return pidfd_signal(granted.get(), sig) == 0 ? 0 : errno;
   }
   if (pidns) return sandbox::signal_from_session(target, sig);

@@ -305,7 +305,10 @@ bool in_sandbox() { return g_sandboxed != 0; }
 
 void reserve_file(int fd) {
   struct stat st;
-  if (fd < 0 || fstat(fd, &st) != 0 || g_reserved_count >= 8) return;
+  if (fd < 0 || fstat(fd, &st) != 0) return;
+  for (int i = 0; i < g_reserved_count; ++i)  // once each (every profile activation asks)
+    if (g_reserved[i].dev == st.st_dev && g_reserved[i].ino == st.st_ino) return;
+  if (g_reserved_count >= 8) return;
   g_reserved[g_reserved_count] = ReservedFile{st.st_dev, st.st_ino};
   g_reserved_count = g_reserved_count + 1;
 }

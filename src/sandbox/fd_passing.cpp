@@ -59,13 +59,19 @@ ssize_t recv_with_fds(int sock, void* data, size_t len, int* fds, int nfds, int 
   m.msg_controllen = CMSG_SPACE(nfds * sizeof(int));
   ssize_t n = recvmsg(sock, &m, flags | MSG_CMSG_CLOEXEC);
   if (n < 0) return n;
-  // Every descriptor that arrived is taken, so that none leaks; more than asked for
-  // cannot arrive (the control buffer is sized for NFDS: MSG_CTRUNC).
+  // Every descriptor that arrived is taken or closed, so that none leaks: the control
+  // buffer is padded to 8 bytes, so one more than NFDS can arrive without MSG_CTRUNC.
   for (cmsghdr* c = CMSG_FIRSTHDR(&m); c; c = CMSG_NXTHDR(&m, c))
     if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS) {
       size_t got = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
-      for (size_t i = 0; i < got && i < size_t(nfds); ++i)
-        std::memcpy(&fds[i], CMSG_DATA(c) + i * sizeof(int), sizeof(int));
+      for (size_t i = 0; i < got; ++i) {
+        int fd;
+        std::memcpy(&fd, CMSG_DATA(c) + i * sizeof(int), sizeof(int));
+        if (i < size_t(nfds))
+          fds[i] = fd;
+        else
+          close(fd);
+      }
     }
   if (m.msg_flags & (MSG_TRUNC | MSG_CTRUNC)) {
     for (int i = 0; i < nfds; ++i)

@@ -176,16 +176,20 @@ namespace {
 constexpr std::size_t kChildStack = 256 * 1024;
 constexpr std::size_t kGuard = 4096;
 
+// Mapped on first use; a failure (ENOMEM) is tried again at the next launch rather
+// than kept for the rest of the session.
 char* child_stack_top() {
-  static char* top = [] {
-    void* m = mmap(nullptr, kChildStack + kGuard, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
-    if (m == MAP_FAILED) return static_cast<char*>(nullptr);
-    if (mprotect(m, kGuard, PROT_NONE) != 0) {
-      munmap(m, kChildStack + kGuard);
-      return static_cast<char*>(nullptr);
-    }
-    return static_cast<char*>(m) + kGuard + kChildStack;
-  }();
+  static char* top = nullptr;
+  if (top) return top;
+  void* m = mmap(nullptr, kChildStack + kGuard, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+  if (m == MAP_FAILED) return nullptr;
+  if (mprotect(m, kGuard, PROT_NONE) != 0) {
+    int e = errno;
+    munmap(m, kChildStack + kGuard);
+    errno = e;
+    return nullptr;
+  }
+  top = static_cast<char*>(m) + kGuard + kChildStack;
   return top;
 }
 
