@@ -411,12 +411,24 @@ Result<Prepared> prepare(const SandboxPlan& plan, const Capabilities& caps, Prep
   // In lash's own user namespace RLIMIT_NPROC counts per (namespace, uid): only the
   // session's processes. On lash itself (soft; the hard limit stays for a later
   // profile) it also binds the shell's own forks, `while :; do sleep 9 & done`.
-  if (!p.pids_limited && plan.limits.processes && in_own_user_namespace()) {
+  if (in_own_user_namespace()) {
+    // The soft limit lash had before any profile set one: a later profile without a
+    // process limit (or with a larger one) puts it back.
+    static struct rlimit original {};
+    static bool saved = false;
     struct rlimit cur {};
     if (getrlimit(RLIMIT_NPROC, &cur) != 0) return cleanup_on_error(sys_error("cannot limit lash itself", "", errno));
-    rlim_t v = static_cast<rlim_t>(plan.limits.processes);
-    struct rlimit lim {cur.rlim_max == RLIM_INFINITY || v < cur.rlim_max ? v : cur.rlim_max, cur.rlim_max};
-    if (setrlimit(RLIMIT_NPROC, &lim) != 0)
+    if (!saved) {
+      original = cur;
+      saved = true;
+    }
+    struct rlimit lim {original.rlim_cur, cur.rlim_max};
+    if (!p.pids_limited && plan.limits.processes) {
+      rlim_t v = static_cast<rlim_t>(plan.limits.processes);
+      if (lim.rlim_cur == RLIM_INFINITY || v < lim.rlim_cur) lim.rlim_cur = v;
+    }
+    if (lim.rlim_max != RLIM_INFINITY && lim.rlim_cur > lim.rlim_max) lim.rlim_cur = lim.rlim_max;
+    if (lim.rlim_cur != cur.rlim_cur && setrlimit(RLIMIT_NPROC, &lim) != 0)
       return cleanup_on_error(sys_error("cannot limit lash itself", "", errno));
   }
 
