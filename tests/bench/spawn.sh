@@ -69,7 +69,7 @@ for name, label, goal, limit in (("dash", "dash", "", None),
     ms = "?" if v is None else "%.0f ms" % (v * 1000)
     ratio = "?" if not v or not d else "%.2fx" % (v / d)
     added = "" if not v or not base or name in ("dash", "default") else "%+.3f ms" % ((v - base) * 1000 / 300)
-    verdict = ""
+    verdict = "FAILED" if limit and v is None else ""
     if limit and v:
         if limit[0] == "dash" and d:
             verdict = "ok" if v <= limit[1] * d else "MISSED"
