@@ -22,6 +22,7 @@ Result<unique_fd> open_log(const std::string& path) {
 char lower(char c) { return c >= 'A' && c <= 'Z' ? char(c - 'A' + 'a') : c; }
 
 bool contains_nocase(std::string_view hay, std::string_view needle) {
+  if (needle.empty()) return true;  // std::search finds "" in no empty line
   return std::search(hay.begin(), hay.end(), needle.begin(), needle.end(),
                      [](char a, char b) { return lower(a) == lower(b); }) != hay.end();
 }
@@ -54,8 +55,11 @@ Result<std::vector<std::string>> tail(const std::string& path, size_t n) {
   }
   size_t stop = buf.size();
   if (stop > 0 && buf[stop - 1] == '\n') --stop;
-  while (out.size() < n && stop > 0) {
-    size_t nl = buf.rfind('\n', stop - 1);
+  // A line may be empty, also the file's first ("\n\nx\n" is three lines): the loop
+  // ends at the start of the file, not when `stop` reaches 0. "" and "\n" hold none.
+  const bool has_lines = stop > 0 || buf.size() > 1;
+  while (has_lines && out.size() < n) {
+    size_t nl = stop == 0 ? std::string::npos : buf.rfind('\n', stop - 1);
     size_t start = nl == std::string::npos ? 0 : nl + 1;
     if (nl == std::string::npos && end > 0) break;  // partial first line: not needed
     out.push_back(buf.substr(start, stop - start));

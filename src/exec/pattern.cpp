@@ -567,8 +567,10 @@ long find_last(std::string_view text, std::string_view lit) {
 // pattern_trim for the quick shapes: the number of bytes to remove, or -1.
 long quick_trim(std::string_view text, std::string_view lit, Quick shape, TrimKind kind) {
   const size_t n = text.size(), l = lit.size();
-  const bool starts = n >= l && memcmp(text.data(), lit.data(), l) == 0;
-  const bool ends = n >= l && memcmp(text.data() + n - l, lit.data(), l) == 0;
+  // Compared as string_views: an empty one may have no data (memcmp of a null
+  // pointer is undefined even for no bytes).
+  const bool starts = n >= l && text.substr(0, l) == lit;
+  const bool ends = n >= l && text.substr(n - l) == lit;
   switch (shape) {
     case Quick::plain:
       if (kind == TrimKind::small_suffix || kind == TrimKind::large_suffix) return ends ? long(l) : -1;

@@ -167,7 +167,10 @@ struct Builder {
       if (own.unsure && any_writable)
         plan.fs_refusals.push_back("cannot tell where " + own.spelled + " is (a symlink loop, an unreadable "
                                    "link or \"..\" in a part that does not exist)");
-    for (const auto& [own, in] : missing_own_state) {
+    // Not a structured binding: clang before 16 cannot capture one in a lambda.
+    for (const auto& missing : missing_own_state) {
+      const OwnState* own = missing.first;
+      const std::string& in = missing.second;
       bool covered = std::any_of(plan.protect.begin(), plan.protect.end(),
                                  [&](const std::string& p) { return paths::beneath(own->real, p); });
       if (covered) continue;
