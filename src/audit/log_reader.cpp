@@ -55,10 +55,9 @@ Result<std::vector<std::string>> tail(const std::string& path, size_t n) {
   }
   size_t stop = buf.size();
   if (stop > 0 && buf[stop - 1] == '\n') --stop;
-  // A line may be empty, also the file's first ("\n\nx\n" is three lines): the loop
-  // ends at the start of the file, not when `stop` reaches 0. "" and "\n" hold none.
-  const bool has_lines = stop > 0 || buf.size() > 1;
-  while (has_lines && out.size() < n) {
+  // A line may be empty, also the file's first ("\n\nx\n" is three lines, "\n" one):
+  // the loop ends at the start of the file, not when `stop` reaches 0.
+  while (!buf.empty() && out.size() < n) {
     size_t nl = stop == 0 ? std::string::npos : buf.rfind('\n', stop - 1);
     size_t start = nl == std::string::npos ? 0 : nl + 1;
     if (nl == std::string::npos && end > 0) break;  // partial first line: not needed

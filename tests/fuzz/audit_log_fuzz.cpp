@@ -24,11 +24,11 @@ void check(bool ok) {
 }
 
 // The log's lines: the text split at line feeds; a final line feed ends the last
-// line rather than starting an empty one.
+// line rather than starting an empty one ("\n" is one empty line, "" none).
 std::vector<std::string> split_lines(std::string_view log) {
   std::vector<std::string> out;
-  if (!log.empty() && log.back() == '\n') log.remove_suffix(1);
   if (log.empty()) return out;
+  if (log.back() == '\n') log.remove_suffix(1);
   size_t start = 0;
   for (;;) {
     size_t nl = log.find('\n', start);

@@ -4,10 +4,11 @@
 // errors, never a crash; whatever is accepted names valid profiles and accounts.
 //
 // Round trip: a document read_ini() accepts, written out again as INI (sections,
-// `key = value`, continuation lines indented), reads back as the same document.
+// `key=value`, continuation lines indented), reads back as the same document.
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -30,8 +31,9 @@ std::string write_ini(const IniDoc& doc) {
   for (const IniSection& s : doc.sections) {
     if (!s.name.empty() || &s != &doc.sections.front()) out += "[" + s.name + "]\n";
     for (const IniEntry& e : s.entries) {
-      out += e.key + " = " + e.value + "\n";
-      for (const IniLine& c : e.continuations) out += "  " + c.value + "\n";
+      // Never longer than the line read (the reader refuses lines over 200 bytes).
+      out += e.key + "=" + e.value + "\n";
+      for (const IniLine& c : e.continuations) out += " " + c.value + "\n";
     }
   }
   return out;
@@ -68,6 +70,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     std::string again_text = write_ini(*doc);
     Diags again_diags;
     auto again = read_ini(again_text, "again.ini", again_diags);
+    if (!again || !same(*doc, *again)) {
+      fprintf(stderr, "written again:\n%s\n", again_text.c_str());
+      if (again) fprintf(stderr, "read back:\n%s\n", write_ini(*again).c_str());
+      for (const auto& d : again_diags) fprintf(stderr, "diag: %s\n", d.message.c_str());
+    }
     check(again.has_value() && same(*doc, *again));
   } else {
     check(!diags.empty());
