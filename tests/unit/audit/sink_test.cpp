@@ -117,3 +117,26 @@ TEST_CASE("log reader: tail and search") {
   CHECK(text.find(" ci deny spawn cmd1999 - no cmd1999") != std::string::npos);
   CHECK(render_text("not json") == "not json");
 }
+
+TEST_CASE("log reader: empty lines count, also the first (found by audit_log_fuzz)") {
+  TempDir t;
+  std::string path = t.path + "/audit.log";
+  auto write = [&](const std::string& text) { std::ofstream(path, std::ios::trunc) << text; };
+  auto lines = [](Result<std::vector<std::string>> r) {
+    REQUIRE(r);
+    return *r;
+  };
+  write("\n\n\nx\n\n");  // "", "", "", "x", ""
+  auto all = tail(path, 10);
+  REQUIRE(all);
+  CHECK(*all == std::vector<std::string>{"", "", "", "x", ""});
+  CHECK(lines(tail(path, 2)) == std::vector<std::string>{"x", ""});
+  CHECK(search(path, "")->size() == 5);  // every line holds the empty word
+  CHECK(search(path, "X")->size() == 1);
+  write("\n");  // one empty line
+  CHECK(lines(tail(path, 3)) == std::vector<std::string>{""});
+  CHECK(lines(search(path, "")) == std::vector<std::string>{""});
+  write("");
+  CHECK(tail(path, 3)->empty());
+  CHECK(search(path, "")->empty());
+}
