@@ -21,21 +21,33 @@ void check(bool ok) {
   if (!ok) __builtin_trap();
 }
 
+// "a//b" names what "a/b" does.
+std::string squeeze(const std::string& path) {
+  std::string out;
+  for (char c : path)
+    if (c != '/' || out.empty() || out.back() != '/') out += c;
+  return out;
+}
+
 struct Tree {
   std::set<std::string> files, dirs;  // relative paths without a trailing '/'
 
   void add(std::string_view path) {
-    if (path.empty() || path.front() == '/' || path.back() == '/' || path.find("//") != std::string_view::npos)
+    if (path.empty() || path.front() == '/' || path.back() == '/' || path.find("//") != std::string_view::npos ||
+        path.find('\0') != std::string_view::npos)  // a file name holds no NUL
       return;
     // A directory listing never holds . or .. (list_dir_direct leaves them out).
     const std::string slashed = "/" + std::string(path) + "/";
     if (slashed.find("/./") != std::string::npos || slashed.find("/../") != std::string::npos) return;
-    for (size_t s = path.find('/'); s != std::string_view::npos; s = path.find('/', s + 1))
+    for (size_t s = path.find('/'); s != std::string_view::npos; s = path.find('/', s + 1)) {
       dirs.emplace(path.substr(0, s));
+      files.erase(std::string(path.substr(0, s)));  // "a" then "a/b": a is a directory
+    }
     if (!dirs.count(std::string(path))) files.emplace(path);
   }
   bool list(const std::string& dir, std::vector<std::string>& names) const {
-    std::string d = dir == "." ? "" : dir;  // glob_expand lists "." for a relative start
+    if (!dir.empty() && dir[0] == '/') return false;  // the tree is relative ("\\/x" starts at /)
+    std::string d = dir == "." ? "" : squeeze(dir);  // glob_expand lists "." for a relative start
     while (!d.empty() && d.back() == '/') d.pop_back();
     if (!d.empty() && !dirs.count(d)) return false;
     std::string prefix = d.empty() ? "" : d + "/";
@@ -49,7 +61,8 @@ struct Tree {
     return true;
   }
   bool exists(const std::string& path) const {
-    std::string p = path;
+    if (!path.empty() && path[0] == '/') return false;
+    std::string p = squeeze(path);
     bool want_dir = false;
     while (!p.empty() && p.back() == '/') {
       p.pop_back();
@@ -89,7 +102,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                       (pat.find('[') == std::string_view::npos || pat.find('/') == std::string_view::npos);
   // A component that starts with a literal '.' also matches . and .. (as dash),
   // which the tree does not hold: such patterns are only checked for soundness.
-  const bool dot_component = pat.front() == '.' || pat.find("/.") != std::string_view::npos;
+  const std::string slashed = "/" + std::string(pat);
+  const bool dot_component =
+      slashed.find("/.") != std::string::npos || slashed.find("/\\.") != std::string::npos;
   for (const std::string& r : got) {
     const bool dot_dirs = ("/" + r + "/").find("/./") != std::string::npos ||
                           ("/" + r + "/").find("/../") != std::string::npos;
