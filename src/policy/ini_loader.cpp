@@ -49,6 +49,12 @@ void track_section(ParseState& st) {
   if (close == std::string_view::npos) return;  // inih reports this line as an error
   st.raw_section.assign(s.substr(1, close - 1));
   st.section(st.raw_section, st.line);
+  // inih ignores whatever follows ']': "[users] alice = ci" would assign nothing,
+  // silently. Only blanks and a comment may follow.
+  std::string_view after = lskip(s.substr(close + 1));
+  if (!after.empty() && after[0] != ';' && after[0] != '#')
+    st.error(st.line, "", "text after ']' would be ignored; put 'key = value' on a line of its own");
+  if (st.raw_section.empty()) st.error(st.line, "", "empty section name []");
 }
 
 char* reader(char* buf, int num, void* stream) {

@@ -99,6 +99,24 @@ TEST_CASE("read_ini: syntax errors are located") {
   CHECK(d[0].line == 1);
 }
 
+TEST_CASE("read_ini: text after a section header is an error, not dropped (found by conf_fuzz)") {
+  Diags d;
+  // inih ignores what follows ']': the assignment below would silently vanish.
+  CHECK_FALSE(read_ini("[users] alice = restricted\n", "lash.conf", d));
+  REQUIRE(d.size() == 1);
+  CHECK(d[0].text() == "lash.conf:1: text after ']' would be ignored; put 'key = value' on a line of its own");
+  d.clear();
+  CHECK_FALSE(read_ini("[]\nx = 1\n", "f", d));
+  REQUIRE(d.size() == 1);
+  CHECK(d[0].line == 1);
+  d.clear();
+  auto doc = read_ini("[users] ; who\r\nalice = ci\n[groups]\t# and groups\n", "f", d);
+  REQUIRE(doc);
+  CHECK(d.empty());
+  REQUIRE(doc->find("users"));
+  CHECK(doc->find("users")->entries.size() == 1);
+}
+
 TEST_CASE("read_ini: indented lines are continuations of the previous key") {
   Diags d;
   auto doc = read_ini("[a]\nx = 1,\n   2\n\n  3\ny = 4\n", "f", d);
