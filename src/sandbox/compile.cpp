@@ -14,6 +14,7 @@
 #include "policy/paths.h"
 #include "lash_config.h"
 #include "policy/session_select.h"
+#include "policy/wrapper_chain.h"
 #include "sandbox/closure_cache.h"
 
 namespace lash::sandbox {
@@ -39,6 +40,19 @@ struct Builder {
 
   void grant(const std::string& path, unsigned r, std::string origin, std::string note = "", bool file = false) {
     plan.paths.push_back({path, r, file, std::move(origin), std::move(note)});
+  }
+
+  // process.exec_paths: the tree holding PATH, or nullptr.
+  const policy::WritableRoot* exec_root_holding(const std::string& path) const {
+    for (const auto& e : ctx.facts.exec_roots)
+      if (paths::beneath(path, paths::normalize(e.path))) return &e;
+    return nullptr;
+  }
+  // An exec path strictly inside the writable grant ROOT (exec_paths = ./build).
+  bool holds_exec_root(const std::string& root) const {
+    for (const auto& e : ctx.facts.exec_roots)
+      if (paths::beneath(paths::normalize(e.path), root)) return true;
+    return false;
   }
 
   bool writable(const std::string& path) const {
@@ -113,8 +127,10 @@ struct Builder {
         continue;
       }
       // W^X: with an allowlist nothing writable is executable, or a copied program
-      // would run.
-      grant(w.path, plan.spawn_any ? R | W | X : R | W, origin);
+      // would run; process.exec_paths is the profile's explicit exception.
+      std::string norm = paths::normalize(w.path);
+      bool exec_here = plan.spawn_any || exec_root_holding(norm) != nullptr;
+      grant(w.path, exec_here ? R | W | X : R | W, origin);
       plan.paths.back().dev = w.dev;
       plan.paths.back().ino = w.ino;
       if (w.key == "filesystem.tmpdir") plan.tmpdir = w.path;
@@ -124,8 +140,15 @@ struct Builder {
         for (const auto& rel : p.protect.value) plan.protect.push_back(paths::normalize(w.path + "/" + rel));
         read_only_inside(paths::normalize(w.path));
       }
-      // With an allowlist nothing written may run, not even mapped by ld.so.
-      if (!plan.spawn_any) plan.noexec.push_back(paths::normalize(w.path));
+      // With an allowlist nothing written may run, not even mapped by ld.so. An exec path
+      // inside this grant needs the mount executable: Landlock alone then keeps the rest
+      // of the grant from being executed (but ld.so may map a file from it).
+      if (!exec_here && holds_exec_root(norm))
+        plan.warnings.push_back("exec_paths inside " + origin + " = " + w.path + ": the rest of " + w.path +
+                                " is not executable, but not mounted noexec either, so ld.so can map a "
+                                "program copied there");
+      else if (!exec_here)
+        plan.noexec.push_back(norm);
       if (w.key != "filesystem.tmpdir") {
         protect_own_state(paths::normalize(w.path), origin);
         any_writable = true;
@@ -221,11 +244,22 @@ struct Builder {
     }
   }
 
+  // process.exec_paths: each tree executable (a writable one already got its rights in
+  // writable_roots(); this adds X to the ones inside a grant and R|X to read-only trees).
+  void exec_paths() {
+    if (plan.spawn_any) return;
+    for (const auto& e : ctx.facts.exec_roots) {
+      grant(e.path, R | X, "exec_paths");
+      plan.warnings.push_back("exec_paths = " + e.path + ": a program written or unpacked there can run; "
+                              "spawn_allowlist guards the system's programs, not code the job brings");
+    }
+  }
+
   void exec_grants() {
     if (plan.spawn_any) return;
     for (const ExecFile& f : ctx.closure.files) {
       bool runs = f.role != ExecFile::Role::library;
-      if (runs && writable(f.path)) {
+      if (runs && writable(f.path) && !exec_root_holding(f.path)) {
         plan.warnings.push_back(f.path + " is inside a writable grant: not made executable (W^X)");
         continue;
       }
@@ -235,6 +269,9 @@ struct Builder {
       grant(f.path, runs ? R | X : R, origin, note, true);
     }
     for (const auto& prob : ctx.closure.problems) plan.warnings.push_back("exec closure: " + prob);
+    for (const auto& [real, gap] : ctx.facts.wrapper_gaps)
+      plan.warnings.push_back("wrapper " + policy::chain_text(gap) + ": needs " + gap.missing +
+                              ", not allowed; running it is refused with Problem/Suggestion");
     for (const auto& [name, real] : ctx.facts.allow_real_by_name) {
       std::string base(paths::basename(real));
       for (const char* i : kInterpreters)
@@ -443,6 +480,7 @@ SandboxPlan compile(const policy::ResolvedProfile& profile, const SessionContext
     b.read_only();
     b.writable_roots();
     b.exec_grants();
+    b.exec_paths();
     b.data_dirs();
     b.plan.mask_unix_sockets = true;
     if (caps.landlock_abi < 1) b.plan.unenforced.push_back("filesystem and programs: " + caps.landlock_error);
