@@ -53,7 +53,7 @@ spawn_allowlist = sh, bash, dash, env, make, gmake, cmake, ctest, ninja, meson, 
     stat, du, df, comm, paste, join, od, cksum, sha256sum, sha1sum, sha512sum, md5sum, timeout,
     nice, split, csplit, fmt, fold, nl, tac, rev, column, truncate, sync,
     chgrp, dd, base64, mkfifo
-spawn_denylist = sudo, su, doas, pkexec, curl, wget, ssh, scp, sftp, nc, ncat, socat
+spawn_denylist = sudo, su
 # Programs the job builds, unpacks or installs into a virtualenv may run from these
 # trees: the starting directory and the session tmpdir ($TMPDIR). See the trade-off above.
 exec_paths = ., $TMPDIR
