@@ -249,6 +249,17 @@ struct Builder {
   void exec_paths() {
     if (plan.spawn_any) return;
     for (const auto& e : ctx.facts.exec_roots) {
+      std::string norm = paths::normalize(e.path);
+      // A read-only exec tree must not open lash's own state to the session (a writable
+      // grant holding it is covered by a protect bind in writable_roots()).
+      bool holds_own = own_state_holding(norm) != nullptr ||
+                       std::any_of(ctx.own_state.begin(), ctx.own_state.end(), [&](const OwnState& o) {
+                         return !o.real.empty() && paths::beneath(o.real, norm);
+                       });
+      if (holds_own && !writable(norm)) {
+        plan.warnings.push_back("exec_paths = " + e.path + " holds lash's own state: not granted");
+        continue;
+      }
       grant(e.path, R | X, "exec_paths");
       plan.warnings.push_back("exec_paths = " + e.path + ": a program written or unpacked there can run; "
                               "spawn_allowlist guards the system's programs, not code the job brings");
