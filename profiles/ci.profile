@@ -89,7 +89,10 @@ max_open_files = 4096
 
 [environment]
 deny = LD_PRELOAD, LD_LIBRARY_PATH, LD_AUDIT
-force = CI=true
+# ccache keeps its cache in HOME, which is not writable here: without this every
+# compile through ccache (meson and cmake pick it up by themselves) would fail. A
+# profile that grants a cache directory sets its own force list, with CCACHE_DIR.
+force = CI=true, CCACHE_DISABLE=1
 mutation = true
 
 [capabilities]

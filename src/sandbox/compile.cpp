@@ -65,6 +65,11 @@ struct Builder {
     if (!p.system_paths.value) return;
     if (plan.spawn_any)
       for (const char* d : kProgramRoots) grant(d, R | X, "baseline");
+    // Listing without reading: build tools scan the compiler's library directories
+    // (meson's find_library lists /usr/lib, cmake and pkg-config look around), and a
+    // directory listing that fails with EACCES aborts them. File contents stay closed.
+    if (!plan.spawn_any)
+      for (const char* d : kProgramRoots) grant(d, rights::list, "baseline", "list directories only");
     // /etc without its secrets: a root child would otherwise read /etc/shadow.
     if (ctx.etc_entries.empty()) {
       grant("/etc", R, "baseline");

@@ -69,7 +69,7 @@ TEST_CASE("shipped profiles: ci is a build sandbox") {
   CHECK(v.max_memory.value > 0);
   CHECK(v.max_processes.value > 0);
   CHECK(v.env_deny.value.size() >= 2);
-  CHECK(v.env_force.value == List{"CI=true"});
+  CHECK(v.env_force.value == List{"CI=true", "CCACHE_DISABLE=1"});
   CHECK(v.file_redirect.value);
   CHECK_FALSE(v.profile_switch.value);
   Engine e(p, SessionFacts{});
