@@ -6,9 +6,12 @@
 # limited; LD_PRELOAD and friends never reach a child, and CI=true always does.
 # It inherits nothing: every grant is written here (the base is deny-by-default).
 #
-# Nothing writable is executable: programs the job builds or checks out (./configure,
-# test binaries) cannot run here. A job that runs what it builds needs a profile of
-# its own (spawn_any = true with a denylist, say).
+# A job runs what it builds (test binaries, ./configure and its conftest programs,
+# meson's sanity checks, a virtualenv's bin/): the working directory and the session
+# tmpdir are exec_paths. The trade-off: a program written there can run, so the
+# allowlist guards the system's programs (curl, ssh, sudo stay refused by name and by
+# the kernel), not code the job brings. For "nothing writable is executable", inherit
+# this profile and set `exec_paths =` (empty), as the shipped ci-strict does.
 #
 # Usage:
 #   cd checkout && lash -p ci -c 'make && make install DESTDIR="$TMPDIR/root"'
@@ -26,22 +29,34 @@ description = Build jobs: build tools only, workdir and tmpdir writable, package
 spawn_any = false
 # Bare names are resolved over PATH once when the session starts; indented lines
 # continue the list. Only listed files can be executed, so the helpers that the
-# compiler driver and git start themselves are listed by absolute path (Debian 12,
-# amd64, gcc 12; an entry that does not exist on a machine is skipped).
-spawn_allowlist = sh, bash, dash, env, make, cmake, ninja, meson, pkg-config,
-    cc, c++, gcc, g++, clang, clang++, ld, ar, as, ranlib, strip, nm, objdump,
-    python3, pip3, perl, git, patch, diff, cmp,
-    /usr/lib/gcc/x86_64-linux-gnu/12/cc1, /usr/lib/gcc/x86_64-linux-gnu/12/cc1plus,
-    /usr/lib/gcc/x86_64-linux-gnu/12/collect2, /usr/lib/gcc/x86_64-linux-gnu/12/lto-wrapper,
-    /usr/lib/gcc/x86_64-linux-gnu/12/lto1,
-    /usr/lib/git-core/git-remote-http, /usr/lib/git-core/git-remote-https,
+# compiler drivers and git start themselves are listed by absolute path; a '*' in an
+# absolute entry matches every architecture and compiler version installed
+# (/usr/lib/gcc/*/*/cc1 on Debian, /usr/libexec/gcc/*/*/cc1 on Fedora). An entry that
+# matches nothing on a machine is skipped.
+spawn_allowlist = sh, bash, dash, env, make, gmake, cmake, ctest, ninja, meson, pkg-config, pkgconf,
+    ccache, cc, c++, gcc, g++, cpp, clang, clang++, ld, ld.bfd, ld.gold, ld.lld, lld, ar, as,
+    ranlib, strip, nm, objdump, objcopy, readelf, size, addr2line, c++filt,
+    python3, pip3, perl, git, patch, diff, cmp, file, getconf, m4, autoconf, automake,
+    /usr/lib/gcc/*/*/cc1, /usr/lib/gcc/*/*/cc1plus, /usr/lib/gcc/*/*/collect2,
+    /usr/lib/gcc/*/*/lto-wrapper, /usr/lib/gcc/*/*/lto1, /usr/lib/gcc/*/*/g++-mapper-server,
+    /usr/libexec/gcc/*/*/cc1, /usr/libexec/gcc/*/*/cc1plus, /usr/libexec/gcc/*/*/collect2,
+    /usr/libexec/gcc/*/*/lto-wrapper, /usr/libexec/gcc/*/*/lto1,
+    /usr/lib/llvm-*/bin/clang, /usr/lib/llvm-*/bin/ld.lld,
+    /usr/lib/git-core/git, /usr/lib/git-core/git-remote-http, /usr/lib/git-core/git-remote-https,
     /usr/lib/git-core/git-upload-pack, /usr/lib/git-core/git-receive-pack,
+    /usr/lib/git-core/git-upload-archive,
     cat, cp, mv, rm, ln, mkdir, rmdir, ls, touch, chmod, install, find, xargs,
-    sed, awk, grep, sort, uniq, head, tail, wc, tr, cut, tee, basename, dirname,
-    realpath, readlink, mktemp, date, uname, id, sleep, tar, gzip, xz,
-    echo, printf, test, [, true, false, expr, pwd, printenv, which, nproc, seq,
-    stat, du, comm, paste, join, od, sha256sum, sha1sum, md5sum, timeout
+    sed, awk, grep, egrep, fgrep, sort, uniq, head, tail, wc, tr, cut, tee, basename, dirname,
+    realpath, readlink, mktemp, date, uname, id, whoami, hostname, sleep, tar, gzip, gunzip,
+    zcat, bzip2, xz, unxz, zstd, unzip, zip,
+    echo, printf, test, [, true, false, expr, pwd, printenv, which, nproc, seq, yes,
+    stat, du, df, comm, paste, join, od, cksum, sha256sum, sha1sum, sha512sum, md5sum, timeout,
+    nice, split, csplit, fmt, fold, nl, tac, rev, column, truncate, sync,
+    chgrp, dd, base64, mkfifo
 spawn_denylist = sudo, su
+# Programs the job builds, unpacks or installs into a virtualenv may run from these
+# trees: the starting directory and the session tmpdir ($TMPDIR). See the trade-off above.
+exec_paths = ., $TMPDIR
 
 [filesystem]
 # Headers, the compiler's and the C library's link files, and the user's git
@@ -74,7 +89,10 @@ max_open_files = 4096
 
 [environment]
 deny = LD_PRELOAD, LD_LIBRARY_PATH, LD_AUDIT
-force = CI=true
+# ccache keeps its cache in HOME, which is not writable here: without this every
+# compile through ccache (meson and cmake pick it up by themselves) would fail. A
+# profile that grants a cache directory sets its own force list, with CCACHE_DIR.
+force = CI=true, CCACHE_DISABLE=1
 mutation = true
 
 [capabilities]

@@ -2,6 +2,7 @@
 
 #include "policy/explain.h"
 #include "policy/paths.h"
+#include "policy/wrapper_chain.h"
 
 namespace lash::policy {
 namespace {
@@ -91,7 +92,7 @@ Decision Engine::decide(const Action& action) const {
 }
 
 // Denylist first (by the name as written, the program's own name, and its real path),
-// then spawn_any, then the allowlist by real path. A bare name whose program was not
+// then spawn_any, then the allowlist by real path, then exec_paths. A bare name whose program was not
 // found is matched by name (it will then fail as "not found", not run).
 Decision Engine::spawn(const Spawn& a) const {
   const std::string& rp = a.resolved_path;
@@ -104,7 +105,16 @@ Decision Engine::spawn(const Spawn& a) const {
   bool allowed = rp.empty() ? (bare(a.argv0) ? allow_names_.count(a.argv0) > 0
                                              : allow_paths_.count(a.argv0) > 0)
                             : allow_paths_.count(rp) > 0;
+  if (allowed && !rp.empty())
+    if (auto gap = facts_.wrapper_gaps.find(rp); gap != facts_.wrapper_gaps.end())
+      return deny("process.spawn_allowlist", a,
+                  explain::wrapper_gap(a.argv0, chain_text(gap->second), gap->second.missing));
   if (allowed) return allow("process.spawn_allowlist");
+  // A program the job wrote (or unpacked) under an exec path: by its real path, so a
+  // symlink there to a system program outside the allowlist is not let through.
+  if (!rp.empty())
+    for (const auto& root : facts_.exec_roots)
+      if (paths::beneath(rp, root.path)) return allow("process.exec_paths");
   if (!rp.empty() && bare(a.argv0) && allow_names_.count(a.argv0)) {
     auto it = facts_.allow_real_by_name.find(a.argv0);
     std::string allowed_path = it == facts_.allow_real_by_name.end() ? "" : it->second;

@@ -63,6 +63,12 @@ std::string allowlist_mismatch(std::string_view name, std::string_view allowed,
          " or switch to a different profile.";
 }
 
+std::string wrapper_gap(std::string_view argv0, std::string_view chain, std::string_view missing) {
+  return q(argv0) + " is a wrapper (" + display(chain) + ") that needs " + display(missing) +
+         ", which is not allowed: add " + display(missing) +
+         " to [process] spawn_allowlist, or put the real program first on PATH.";
+}
+
 std::string in_denylist(std::string_view argv0) {
   return q(argv0) + " is in the denylist." + std::string(kSwitch);
 }

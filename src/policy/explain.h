@@ -21,6 +21,9 @@ std::string not_in_allowlist(std::string_view argv0);
 std::string allowlist_mismatch(std::string_view name, std::string_view allowed,
                                std::string_view actual);
 std::string in_denylist(std::string_view argv0);
+// An allowlisted wrapper script (a version-manager shim) that runs MISSING, which is not
+// allowed; CHAIN is "wrapper -> interpreter -> program".
+std::string wrapper_gap(std::string_view argv0, std::string_view chain, std::string_view missing);
 std::string no_file_redirect();
 std::string outside_writable(std::string_view path, const std::vector<std::string>& roots);
 std::string protected_path(std::string_view entry);

@@ -13,6 +13,7 @@
 #include "base/real_paths.h"
 #include "base/state_cache.h"
 #include "base/strutil.h"
+#include "policy/wrapper_chain.h"
 
 namespace lash::policy {
 namespace {
@@ -32,7 +33,8 @@ struct Resolution {
 std::vector<Resolution> entries_of(const Profile& p) {
   std::vector<Resolution> out;
   if (!p.spawn_any.value)
-    for (const auto& e : p.spawn_allowlist.value) out.push_back({'a', e, std::nullopt});
+    for (const auto& e : p.spawn_allowlist.value)
+      if (!is_allowlist_glob(e)) out.push_back({'a', e, std::nullopt});
   for (const auto& e : p.spawn_denylist.value) out.push_back({'d', e, std::nullopt});
   return out;
 }
@@ -210,7 +212,9 @@ SessionFacts cached_session_facts(const std::string& dir, const ResolvedProfile&
     if (!name.empty())
       if (auto text = text_of(p, env, rs, started)) sc::write_file(dir, name, *text);
   }
+  resolve_allowlist_globs(f, p);
   resolve_writable_roots(f, p, env, FsProbe::system());
+  f.wrapper_gaps = find_wrapper_gaps(f, env);
   return f;
 }
 

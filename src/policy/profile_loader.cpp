@@ -21,6 +21,7 @@ Result<std::string> check_item(Kind kind, std::string_view item) {
   switch (kind) {
     case Kind::path_list: return validate::path(item);
     case Kind::relpath_list: return validate::relative_path(item);
+    case Kind::exec_path_list: return validate::exec_path(item);
     case Kind::program_list: return validate::program(item);
     case Kind::host_list: return validate::host_pattern(item);
     case Kind::env_pattern_list: return validate::env_pattern(item);

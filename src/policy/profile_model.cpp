@@ -39,6 +39,7 @@ constexpr KeyInfo kKeys[] = {
     {"process.spawn_any", Kind::boolean, &P::spawn_any, kBoth},
     {"process.spawn_allowlist", Kind::program_list, &P::spawn_allowlist, kBoth},
     {"process.spawn_denylist", Kind::program_list, &P::spawn_denylist, kPolicy},
+    {"process.exec_paths", Kind::exec_path_list, &P::exec_paths, kBoth},
     {"filesystem.sandbox", Kind::path, &P::sandbox, kBoth},
     {"filesystem.read_only", Kind::path_list, &P::read_only, kKernel},
     {"filesystem.read_write", Kind::path_list, &P::read_write, kBoth},

@@ -55,6 +55,9 @@ struct Profile {
   // [process]
   Field<bool> spawn_any;
   Field<List> spawn_allowlist, spawn_denylist;
+  // Trees whose programs may run although they are not in the allowlist (the places a
+  // build writes its test programs): ".", "~/...", absolute paths, or "$TMPDIR".
+  Field<List> exec_paths;
   // [filesystem]
   Field<std::string> sandbox;  // empty: none
   Field<List> read_only, read_write;
@@ -86,7 +89,7 @@ struct Profile {
 // How a key's text is checked and stored.
 enum class Kind : uint8_t {
   text, name, boolean, path, path_list, relpath_list, program_list, host_list, port_list,
-  size, count, env_pattern_list, env_force_list, plugin_list, tmpdir, enforcement
+  size, count, exec_path_list, env_pattern_list, env_force_list, plugin_list, tmpdir, enforcement
 };
 
 using FieldPtr = std::variant<Field<std::string> Profile::*, Field<bool> Profile::*,

@@ -1,6 +1,7 @@
 #include "policy/session_facts.h"
 
 #include <fcntl.h>
+#include <glob.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -14,6 +15,7 @@
 #include "base/real_paths.h"
 #include "base/strutil.h"
 #include "policy/paths.h"
+#include "policy/wrapper_chain.h"
 
 namespace lash::policy {
 
@@ -24,6 +26,7 @@ namespace lash::policy {
 FsProbe FsProbe::system() {
   auto real_paths = std::make_shared<RealPaths>();
   FsProbe fs;
+  fs.is_system = true;
   fs.realpath = [real_paths](const std::string& p) -> std::optional<std::string> {
     std::string r = real_paths->resolve(p).path;
     if (r.empty()) return std::nullopt;
@@ -100,10 +103,36 @@ void add_allowed(SessionFacts& f, const std::string& entry, const std::string& r
   if (entry[0] != '/') f.allow_real_by_name.emplace(entry, real);
 }
 
+bool is_allowlist_glob(const std::string& entry) {
+  return !entry.empty() && entry[0] == '/' && entry.find('*') != std::string::npos;
+}
+
+void resolve_allowlist_globs(SessionFacts& f, const Profile& p) {
+  if (p.spawn_any.value) return;
+  for (const auto& e : p.spawn_allowlist.value) {
+    if (!is_allowlist_glob(e)) continue;
+    glob_t g{};
+    // GLOB_NOSORT is not used: the order shows in review and should not vary.
+    if (::glob(e.c_str(), 0, nullptr, &g) == 0) {
+      for (size_t i = 0; i < g.gl_pathc; ++i) {
+        char* real = ::realpath(g.gl_pathv[i], nullptr);
+        if (!real) continue;
+        struct stat st;
+        if (::stat(real, &st) == 0 && S_ISREG(st.st_mode) && (st.st_mode & (S_IXUSR | S_IXGRP | S_IXOTH)))
+          f.allow_real.insert(real);
+        std::free(real);
+      }
+    }
+    ::globfree(&g);
+  }
+}
+
 void resolve_spawn_lists(SessionFacts& f, const Profile& p, const SessionEnv& env, const FsProbe& fs) {
   if (!p.spawn_any.value)
     for (const auto& e : p.spawn_allowlist.value)
-      if (auto real = resolve_entry(e, env, fs)) add_allowed(f, e, *real);
+      if (!is_allowlist_glob(e))
+        if (auto real = resolve_entry(e, env, fs)) add_allowed(f, e, *real);
+  resolve_allowlist_globs(f, p);
   for (const auto& e : p.spawn_denylist.value)
     if (auto real = resolve_entry(e, env, fs)) f.deny_real.insert(*real);
 }
@@ -120,6 +149,13 @@ void resolve_writable_roots(SessionFacts& f, const Profile& p, const SessionEnv&
     }
     f.writable_roots.push_back(std::move(root));
   }
+  for (const auto& e : p.exec_paths.value) {
+    if (e == "$TMPDIR" && env.tmpdir.empty()) continue;
+    WritableRoot root{e == "$TMPDIR" ? paths::normalize(env.tmpdir) : paths::expand(e, env.start_dir, env.home),
+                      "process.exec_paths"};
+    if (auto real = fs.realpath(root.path)) root.path = paths::normalize(*real);
+    f.exec_roots.push_back(std::move(root));
+  }
 }
 
 SessionFacts make_session_facts(const ResolvedProfile& profile, const SessionEnv& env,
@@ -127,6 +163,7 @@ SessionFacts make_session_facts(const ResolvedProfile& profile, const SessionEnv
   SessionFacts f;
   resolve_spawn_lists(f, profile.values, env, fs);
   resolve_writable_roots(f, profile.values, env, fs);
+  if (fs.is_system) f.wrapper_gaps = find_wrapper_gaps(f, env);
   return f;
 }
 

@@ -33,6 +33,7 @@ struct FsProbe {
   std::function<std::optional<std::string>(std::string_view name, std::string_view path_var)>
       which;
   static FsProbe system();
+  bool is_system = false;  // the real filesystem (wrapper scripts are read only then)
 };
 
 struct WritableRoot {
@@ -43,11 +44,22 @@ struct WritableRoot {
   uint64_t dev = 0, ino = 0;
 };
 
+// An allowlisted wrapper script whose chain of interpreters and programs leaves the
+// allowlist (wrapper_chain.h).
+struct WrapperGap {
+  std::vector<std::string> chain;  // the wrapper's real path, then each program it runs
+  std::string missing;             // the first program of the chain not allowed
+};
+
 struct SessionFacts {
   std::unordered_map<std::string, std::string> allow_real_by_name;  // bare entry -> real path
   std::unordered_set<std::string> allow_real;  // real paths of every allowlist entry found
   std::unordered_set<std::string> deny_real;   // real paths of every denylist entry found
   std::vector<WritableRoot> writable_roots;
+  // process.exec_paths expanded and resolved like the writable roots (key
+  // "process.exec_paths"); "$TMPDIR" without a session tmpdir is left out.
+  std::vector<WritableRoot> exec_roots;
+  std::unordered_map<std::string, WrapperGap> wrapper_gaps;  // by the wrapper's real path
 };
 
 // True when the profile leaves writes unrestricted (`read_write = /`).
@@ -66,6 +78,11 @@ std::optional<std::string> resolve_entry(const std::string& entry, const Session
 // Its two parts: the real paths of the spawn lists, and the writable roots.
 void resolve_spawn_lists(SessionFacts& f, const Profile& p, const SessionEnv& env, const FsProbe& fs);
 void resolve_writable_roots(SessionFacts& f, const Profile& p, const SessionEnv& env, const FsProbe& fs);
+// Absolute allowlist entries with a '*' (/usr/lib/gcc/*/*/cc1): every match, resolved
+// at each session start (they are not in the facts cache: a compiler upgrade changes
+// them). Also called by resolve_spawn_lists().
+void resolve_allowlist_globs(SessionFacts& f, const Profile& p);
+bool is_allowlist_glob(const std::string& entry);
 // An allowlist ENTRY found as REAL, recorded as make_session_facts does.
 void add_allowed(SessionFacts& f, const std::string& entry, const std::string& real);
 

@@ -99,6 +99,13 @@ Result<std::string> path(std::string_view s) {
   return std::string(s);
 }
 
+Result<std::string> exec_path(std::string_view s) {
+  if (s == "$TMPDIR") return std::string(s);
+  if (!s.empty() && s[0] == '$')
+    return bad("exec path " + quoted(s) + ": the only variable is $TMPDIR (the session tmpdir)");
+  return path(s);
+}
+
 Result<std::string> relative_path(std::string_view s) {
   if (s.empty() || s[0] == '/') return bad("expected a relative path, got " + quoted(s));
   for (const auto& part : str::split(s, '/'))

@@ -21,6 +21,7 @@ Result<uint64_t> count(std::string_view s);        // non-negative integer
 Result<PortRange> port_range(std::string_view s);  // "443" or "8000-8100"
 Result<std::string> path(std::string_view s);      // absolute, or "."/"~"-prefixed
 Result<std::string> relative_path(std::string_view s);  // protect entries
+Result<std::string> exec_path(std::string_view s);      // a path(), or "$TMPDIR" (the session tmpdir)
 Result<std::string> program(std::string_view s);   // bare name or absolute path
 Result<std::string> host_pattern(std::string_view s);   // normalized
 Result<std::string> env_pattern(std::string_view s);    // NAME or PREFIX*

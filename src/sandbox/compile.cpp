@@ -14,6 +14,7 @@
 #include "policy/paths.h"
 #include "lash_config.h"
 #include "policy/session_select.h"
+#include "policy/wrapper_chain.h"
 #include "sandbox/closure_cache.h"
 
 namespace lash::sandbox {
@@ -41,6 +42,19 @@ struct Builder {
     plan.paths.push_back({path, r, file, std::move(origin), std::move(note)});
   }
 
+  // process.exec_paths: the tree holding PATH, or nullptr.
+  const policy::WritableRoot* exec_root_holding(const std::string& path) const {
+    for (const auto& e : ctx.facts.exec_roots)
+      if (paths::beneath(path, paths::normalize(e.path))) return &e;
+    return nullptr;
+  }
+  // An exec path strictly inside the writable grant ROOT (exec_paths = ./build).
+  bool holds_exec_root(const std::string& root) const {
+    for (const auto& e : ctx.facts.exec_roots)
+      if (paths::beneath(paths::normalize(e.path), root)) return true;
+    return false;
+  }
+
   bool writable(const std::string& path) const {
     for (const auto& w : ctx.facts.writable_roots)
       if (paths::beneath(path, paths::normalize(w.path))) return true;
@@ -51,6 +65,11 @@ struct Builder {
     if (!p.system_paths.value) return;
     if (plan.spawn_any)
       for (const char* d : kProgramRoots) grant(d, R | X, "baseline");
+    // Listing without reading: build tools scan the compiler's library directories
+    // (meson's find_library lists /usr/lib, cmake and pkg-config look around), and a
+    // directory listing that fails with EACCES aborts them. File contents stay closed.
+    if (!plan.spawn_any)
+      for (const char* d : kProgramRoots) grant(d, rights::list, "baseline", "list directories only");
     // /etc without its secrets: a root child would otherwise read /etc/shadow.
     if (ctx.etc_entries.empty()) {
       grant("/etc", R, "baseline");
@@ -113,8 +132,10 @@ struct Builder {
         continue;
       }
       // W^X: with an allowlist nothing writable is executable, or a copied program
-      // would run.
-      grant(w.path, plan.spawn_any ? R | W | X : R | W, origin);
+      // would run; process.exec_paths is the profile's explicit exception.
+      std::string norm = paths::normalize(w.path);
+      bool exec_here = plan.spawn_any || exec_root_holding(norm) != nullptr;
+      grant(w.path, exec_here ? R | W | X : R | W, origin);
       plan.paths.back().dev = w.dev;
       plan.paths.back().ino = w.ino;
       if (w.key == "filesystem.tmpdir") plan.tmpdir = w.path;
@@ -124,8 +145,15 @@ struct Builder {
         for (const auto& rel : p.protect.value) plan.protect.push_back(paths::normalize(w.path + "/" + rel));
         read_only_inside(paths::normalize(w.path));
       }
-      // With an allowlist nothing written may run, not even mapped by ld.so.
-      if (!plan.spawn_any) plan.noexec.push_back(paths::normalize(w.path));
+      // With an allowlist nothing written may run, not even mapped by ld.so. An exec path
+      // inside this grant needs the mount executable: Landlock alone then keeps the rest
+      // of the grant from being executed (but ld.so may map a file from it).
+      if (!exec_here && holds_exec_root(norm))
+        plan.warnings.push_back("exec_paths inside " + origin + " = " + w.path + ": the rest of " + w.path +
+                                " is not executable, but not mounted noexec either, so ld.so can map a "
+                                "program copied there");
+      else if (!exec_here)
+        plan.noexec.push_back(norm);
       if (w.key != "filesystem.tmpdir") {
         protect_own_state(paths::normalize(w.path), origin);
         any_writable = true;
@@ -224,11 +252,33 @@ struct Builder {
     }
   }
 
+  // process.exec_paths: each tree executable (a writable one already got its rights in
+  // writable_roots(); this adds X to the ones inside a grant and R|X to read-only trees).
+  void exec_paths() {
+    if (plan.spawn_any) return;
+    for (const auto& e : ctx.facts.exec_roots) {
+      std::string norm = paths::normalize(e.path);
+      // A read-only exec tree must not open lash's own state to the session (a writable
+      // grant holding it is covered by a protect bind in writable_roots()).
+      bool holds_own = own_state_holding(norm) != nullptr ||
+                       std::any_of(ctx.own_state.begin(), ctx.own_state.end(), [&](const OwnState& o) {
+                         return !o.real.empty() && paths::beneath(o.real, norm);
+                       });
+      if (holds_own && !writable(norm)) {
+        plan.warnings.push_back("exec_paths = " + e.path + " holds lash's own state: not granted");
+        continue;
+      }
+      grant(e.path, R | X, "exec_paths");
+      plan.warnings.push_back("exec_paths = " + e.path + ": a program written or unpacked there can run; "
+                              "spawn_allowlist guards the system's programs, not code the job brings");
+    }
+  }
+
   void exec_grants() {
     if (plan.spawn_any) return;
     for (const ExecFile& f : ctx.closure.files) {
       bool runs = f.role != ExecFile::Role::library;
-      if (runs && writable(f.path)) {
+      if (runs && writable(f.path) && !exec_root_holding(f.path)) {
         plan.warnings.push_back(f.path + " is inside a writable grant: not made executable (W^X)");
         continue;
       }
@@ -238,6 +288,9 @@ struct Builder {
       grant(f.path, runs ? R | X : R, origin, note, true);
     }
     for (const auto& prob : ctx.closure.problems) plan.warnings.push_back("exec closure: " + prob);
+    for (const auto& [real, gap] : ctx.facts.wrapper_gaps)
+      plan.warnings.push_back("wrapper " + policy::chain_text(gap) + ": needs " + gap.missing +
+                              ", not allowed; running it is refused with Problem/Suggestion");
     for (const auto& [name, real] : ctx.facts.allow_real_by_name) {
       std::string base(paths::basename(real));
       for (const char* i : kInterpreters)
@@ -446,6 +499,7 @@ SandboxPlan compile(const policy::ResolvedProfile& profile, const SessionContext
     b.read_only();
     b.writable_roots();
     b.exec_grants();
+    b.exec_paths();
     b.data_dirs();
     b.plan.mask_unix_sockets = true;
     if (caps.landlock_abi < 1) b.plan.unenforced.push_back("filesystem and programs: " + caps.landlock_error);

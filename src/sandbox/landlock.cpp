@@ -154,6 +154,7 @@ uint64_t landlock_fs_access(unsigned r, int abi, bool file) {
   if (r & rights::write) a |= kWrite;
   if (r & rights::execute) a |= ll::fs_execute;
   if (r & rights::ioctl_dev) a |= ll::fs_ioctl_dev;
+  if (r & rights::list) a |= ll::fs_read_dir;
   a &= landlock_handled_fs(abi);
   if (file) a &= ll::fs_file_only;  // the kernel refuses directory rights on a file
   return a;

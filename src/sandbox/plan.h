@@ -15,6 +15,7 @@ inline constexpr unsigned read = 1U << 0;     // read files, list directories
 inline constexpr unsigned write = 1U << 1;    // write, create, remove, rename, truncate (never device nodes)
 inline constexpr unsigned execute = 1U << 2;  // run as a program or ELF interpreter
 inline constexpr unsigned ioctl_dev = 1U << 3;  // ioctl on device files (terminals)
+inline constexpr unsigned list = 1U << 4;       // list directories only (no file contents)
 }  // namespace rights
 
 struct PathRule {

@@ -6,7 +6,7 @@ namespace lash::sandbox {
 
 std::string rights_string(unsigned r) {
   std::string s;
-  s += (r & rights::read) ? 'r' : '-';
+  s += (r & rights::read) ? 'r' : (r & rights::list) ? 'l' : '-';
   s += (r & rights::write) ? 'w' : '-';
   s += (r & rights::execute) ? 'x' : '-';
   if (r & rights::ioctl_dev) s += 'd';

@@ -1059,6 +1059,18 @@ def git_outside(ctx, *args):
     return p.stdout.decode(errors="replace").strip()
 
 
+def ci_run(row, ctx, argv, env):
+    """The row under the shipped ci profile instead of the matrix's own (the twin keeps
+    default)."""
+    argv = ["ci" if a == "escape" else a for a in argv]
+    return run_cmd(ctx, argv, env, timeout=60), {}
+
+
+def plant_ssh_key(ctx):
+    os.makedirs(os.path.join(ctx.home, ".ssh"), mode=0o700, exist_ok=True)
+    write(os.path.join(ctx.home, ".ssh", "id_ed25519"), SECRET_MARK + "\n", 0o600)
+
+
 def protect_judge(res):
     """Besides the snapshot of .git/hooks and .git/config: would the user's next git
     command in the workspace run code the sandbox planted (hooks elsewhere, fsmonitor,
@@ -1206,6 +1218,39 @@ def build_rows():
         lambda c: "git config core.fsmonitor evil && echo ok || echo refused",
         protect_judge, expect={"refused"},
         needs=lambda: None if shutil.which("git") else "git is not installed")
+    # ---- the shipped ci profile (issue 15): a job runs what it writes (exec_paths),
+    # and those programs still cannot reach further. Each job writes a script or
+    # builds a program in the workspace and runs it; the twin runs it under default.
+    def job(body_fn):
+        return lambda c: ("printf '%s\\n' '#!/bin/sh' " + q(body_fn(c)) +
+                          " > job.sh && chmod +x job.sh && ./job.sh")
+    add("ci-job-curl", "ci: a script the job wrote runs curl", "landlock(ci)",
+        job(lambda c: "curl --version >/dev/null 2>&1 && echo ok || echo refused"),
+        expect={"refused"}, runner_fn=ci_run, peers=False, needs=need_file("/usr/bin/curl"))
+    add("ci-job-ssh", "ci: a script the job wrote runs ssh", "landlock(ci)",
+        job(lambda c: "ssh -V 2>/dev/null && echo ok || echo refused"),
+        expect={"refused"}, runner_fn=ci_run, peers=False, needs=need_file("/usr/bin/ssh"))
+    add("ci-job-sudo", "ci: a script the job wrote runs sudo", "landlock(ci)",
+        job(lambda c: "sudo -n true && echo ok || echo refused"),
+        expect={"refused"}, runner_fn=ci_run, peers=False, needs=need_file("/usr/bin/sudo"))
+    add("ci-job-ssh-key", "ci: a script the job wrote reads ~/.ssh/id_ed25519", "landlock(ci)",
+        job(lambda c: "cat \"$HOME/.ssh/id_ed25519\" && echo ok || echo refused"),
+        leaked(SECRET_MARK), setup=plant_ssh_key, expect={"refused"}, runner_fn=ci_run,
+        peers=False)
+    add("ci-job-write-outside", "ci: a script the job wrote writes outside workspace+tmpdir",
+        "landlock(ci)",
+        job(lambda c: f"echo x > {q(c.outside)}/planted && echo ok || echo refused"),
+        expect={"refused"}, runner_fn=ci_run, peers=False)
+    add("ci-job-git-hook", "ci: a script the job wrote plants .git/hooks/pre-commit",
+        "mount(ci)",
+        job(lambda c: "echo evil > .git/hooks/pre-commit && echo ok || echo refused"),
+        protect_judge, expect={"refused"}, runner_fn=ci_run, peers=False)
+    add("ci-built-exec", "ci: a C program the job built execs curl", "landlock(ci)",
+        lambda c: ("printf '%s\\n' '#include <unistd.h>' '#include <stdio.h>' "
+                   "'int main(void){execl(\"/usr/bin/curl\",\"curl\",\"--version\",(char*)0);"
+                   "perror(\"exec\");puts(\"refused\");return 1;}' > e.c && cc -o e e.c && ./e"),
+        shows("libcurl"), expect={"refused"}, runner_fn=ci_run, peers=False,
+        needs=lambda: need_file("/usr/bin/curl")() or (None if shutil.which("cc") else "no cc"))
     add("git-hooks-swap", "replace .git/hooks by a new directory", "mount(ro)",
         lambda c: "mv .git/hooks .git/h2 && mkdir .git/hooks && "
                   "echo evil > .git/hooks/pre-commit && echo ok || echo refused",

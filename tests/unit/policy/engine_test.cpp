@@ -94,6 +94,38 @@ TEST_CASE("spawn: allowlist by absolute path, through symlinks") {
   CHECK_FALSE(e.decide(Spawn{"cat", "/usr/bin/cat"}).allowed());
 }
 
+TEST_CASE("spawn: exec_paths allows programs beneath the starting directory and the tmpdir only") {
+  FakeFs fs = sample_fs();
+  fs.real["/home/u/proj/t"] = "/home/u/proj/t";
+  fs.real["/tmp/lash-s1/bin/tool"] = "/tmp/lash-s1/bin/tool";
+  fs.real["/home/u/proj/curl"] = "/home/u/proj/curl";
+  auto p = test::resolved("[process]\nspawn_allowlist = ls\nspawn_denylist = curl\nexec_paths = ., $TMPDIR\n", "t");
+  Engine e(p, make_session_facts(*p, sample_env(), fs.probe()));
+  auto d = e.decide(Spawn{"./t", "/home/u/proj/t"});
+  CHECK(d.allowed());
+  CHECK(d.decided_by.key == "process.exec_paths");
+  CHECK(d.decided_by.source_text() == "user:t.profile:4");
+  CHECK(e.decide(Spawn{"tool", "/tmp/lash-s1/bin/tool"}).allowed());
+  // Outside the trees, and a program the denylist names, stay refused.
+  CHECK_FALSE(e.decide(Spawn{"cat", "/usr/bin/cat"}).allowed());
+  CHECK_FALSE(e.decide(Spawn{"/home/u/projx", "/home/u/projx"}).allowed());
+  auto denied = e.decide(Spawn{"./curl", "/home/u/proj/curl"});
+  CHECK_FALSE(denied.allowed());
+  CHECK(denied.decided_by.key == "process.spawn_denylist");
+  // Without exec_paths the same program is refused.
+  auto strict = engine("[process]\nspawn_allowlist = ls\n");
+  CHECK_FALSE(strict.decide(Spawn{"./t", "/home/u/proj/t"}).allowed());
+}
+
+TEST_CASE("spawn: exec_paths $TMPDIR without a session tmpdir grants nothing") {
+  SessionEnv env = sample_env();
+  env.tmpdir.clear();
+  auto p = test::resolved("[process]\nexec_paths = $TMPDIR\n", "t");
+  FakeFs fs = sample_fs();
+  auto facts = make_session_facts(*p, env, fs.probe());
+  CHECK(facts.exec_roots.empty());
+}
+
 TEST_CASE("spawn: a name not found is matched by name only") {
   auto e = engine("[process]\nspawn_allowlist = notinstalled\n");
   CHECK(e.decide(Spawn{"notinstalled", ""}).allowed());

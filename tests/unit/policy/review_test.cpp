@@ -59,7 +59,7 @@ TEST_CASE("list: every profile once, active marked, broken ones with their error
   auto entries = list_profiles(s);
   std::vector<std::string> names;
   for (const auto& e : entries) names.push_back(e.name);
-  CHECK(names == std::vector<std::string>{"bad", "ci", "default", "mine", "restricted", "script"});
+  CHECK(names == std::vector<std::string>{"bad", "ci", "ci-strict", "default", "mine", "restricted", "script"});
   std::string text = list_text(entries, "ci");
   CHECK(text.find("* ci             system   site ci\n") != std::string::npos);
   CHECK(text.find("  mine           user     my own\n") != std::string::npos);

@@ -16,10 +16,10 @@ std::shared_ptr<const ResolvedProfile> builtin(const char* name) {
 }
 }  // namespace
 
-TEST_CASE("shipped profiles: all four are embedded and valid") {
+TEST_CASE("shipped profiles: all five are embedded and valid") {
   std::vector<std::string> names;
   for (const auto& b : builtin_profiles()) names.emplace_back(b.name);
-  CHECK(names == std::vector<std::string>{"ci", "default", "restricted", "script"});
+  CHECK(names == std::vector<std::string>{"ci", "ci-strict", "default", "restricted", "script"});
   for (const auto& b : builtin_profiles()) {
     auto p = builtin(std::string(b.name).c_str());
     CHECK_FALSE(p->values.description.value.empty());
@@ -69,13 +69,27 @@ TEST_CASE("shipped profiles: ci is a build sandbox") {
   CHECK(v.max_memory.value > 0);
   CHECK(v.max_processes.value > 0);
   CHECK(v.env_deny.value.size() >= 2);
-  CHECK(v.env_force.value == List{"CI=true"});
+  CHECK(v.env_force.value == List{"CI=true", "CCACHE_DISABLE=1"});
   CHECK(v.file_redirect.value);
   CHECK_FALSE(v.profile_switch.value);
   Engine e(p, SessionFacts{});
   CHECK(e.decide(NetConnect{"pypi.org", "", 443, "pypi.org"}).allowed());
+  CHECK(v.exec_paths.value == List{".", "$TMPDIR"});
+  for (auto tool : {"install", "file", "cmake", "ccache", "pkgconf", "xargs", "getconf", "ld.gold"})
+    CHECK(std::find(v.spawn_allowlist.value.begin(), v.spawn_allowlist.value.end(), tool) !=
+          v.spawn_allowlist.value.end());
+  // Compiler internals by pattern, never one architecture's or version's directory.
+  for (const auto& e : v.spawn_allowlist.value) CHECK(e.find("x86_64-linux-gnu/12") == std::string::npos);
   CHECK_FALSE(e.decide(NetConnect{"pypi.org", "", 22, ""}).allowed());
   CHECK_FALSE(e.decide(NetConnect{"evil.example", "", 443, "evil.example"}).allowed());
+}
+
+TEST_CASE("shipped profiles: ci-strict is ci with nothing writable executable") {
+  auto p = builtin("ci-strict");
+  CHECK(p->chain_text() == "ci-strict -> ci");
+  CHECK(p->values.exec_paths.set);
+  CHECK(p->values.exec_paths.value.empty());
+  CHECK(p->values.spawn_allowlist.value == builtin("ci")->values.spawn_allowlist.value);
 }
 
 TEST_CASE("shipped profiles: restricted is the strictest") {
@@ -94,6 +108,7 @@ TEST_CASE("shipped profiles: restricted is the strictest") {
   CHECK(v.sandbox.value.empty());
   CHECK_FALSE(v.include_workdir.value);
   CHECK(v.read_only.value == List{"."});
+  CHECK(v.exec_paths.value.empty());
   for (auto* f : {&v.plugin_access, &v.config_modify, &v.session_manage, &v.job_control_own,
                   &v.job_control_others, &v.audit_access, &v.profile_manage, &v.profile_switch})
     CHECK_FALSE(f->value);

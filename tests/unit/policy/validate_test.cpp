@@ -51,6 +51,8 @@ TEST_CASE("validate: paths") {
   CHECK(validate::relative_path(".git/hooks"));
   CHECK_FALSE(validate::relative_path("/etc"));
   CHECK_FALSE(validate::relative_path("a/../../b"));
+  for (auto ok : {".", "./build", "~/bin", "/opt/tools", "$TMPDIR"}) CHECK(validate::exec_path(ok));
+  for (auto bad : {"", "build", "$HOME", "$TMPDIR/x", "${TMPDIR}"}) CHECK_FALSE(validate::exec_path(bad));
 }
 
 TEST_CASE("validate: programs, env patterns, force entries, plugins") {
