@@ -1,5 +1,7 @@
 #include "sandbox/session_sandbox.h"
 
+#include "sandbox/relay_confine.h"
+
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -40,11 +42,27 @@ Result<void> SessionSandbox::prepare(const SandboxPlan& plan) {
   begun_ = Prepared{};
   if (!p) return p.error();
   for (auto& n : p->notes) notes_.push_back(n);
-  for (unique_fd* fd : {&p->landlock, &p->userns, &p->mntns, &p->ipcns, &p->watchdog, &p->join_pending, &p->signal_relay})
+  for (unique_fd* fd : {&p->landlock, &p->userns, &p->mntns, &p->ipcns, &p->netns, &p->watchdog, &p->join_pending, &p->signal_relay})
     keep_private(*fd);
   broker_.stop();  // it served the previous plan; the next open starts one under this plan
   retired_.push_back(std::move(current_));
   current_ = std::move(p.value());
+  return {};
+}
+
+Result<void> SessionSandbox::start_relay(const std::function<void(std::vector<RelayListener>&)>& body) {
+  if (current_.relay_listeners.empty()) return {};
+  pid_t pid = fork_helper();
+  if (pid < 0) return sys_error("cannot start the session's network relay", "", errno);
+  if (pid == 0) {
+    // The relay must not hold what lash holds for the session's programs.
+    current_.netns.reset();
+    if (auto r = confine_relay(capabilities()); !r) _exit(120);
+    body(current_.relay_listeners);
+    _exit(121);
+  }
+  current_.relay_pid = pid;
+  current_.relay_listeners.clear();  // the relay has them now
   return {};
 }
 
