@@ -40,7 +40,7 @@ Result<void> start_network_relay(Session& s, std::shared_ptr<const policy::Resol
       return d.allowed() || d.advisory;
     };
     net::run_relay(std::move(cfg));
-  });
+  }, {s.sink ? s.sink->fd() : -1});
 }
 
 }  // namespace lash::exec

@@ -266,7 +266,8 @@ struct Builder {
     if (caps.landlock_abi < 4)
       plan.unenforced.push_back("network ports: need Landlock ABI 4 (this kernel: " +
                                 std::to_string(caps.landlock_abi) + ")");
-    plan.unenforced.push_back("UDP and pathname unix sockets are not restricted by Landlock");
+    plan.unenforced.push_back("pathname unix sockets are not restricted by Landlock (UDP is: the session's network "
+                              "namespace has no way out but the relay)");
   }
 
   void limits() {

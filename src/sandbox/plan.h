@@ -101,6 +101,7 @@ struct SandboxPlan {
 
 // Printing for `profile review`.
 std::string rights_string(unsigned r);                 // "r-x", "rw-", "rwxd" ...
+std::vector<std::string> network_relay_lines(const SandboxPlan&);  // net_review.cpp
 std::vector<std::string> plan_lines(const SandboxPlan&);  // the text form, one item per line
 
 }  // namespace lash::sandbox

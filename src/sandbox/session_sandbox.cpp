@@ -3,6 +3,8 @@
 #include "sandbox/relay_confine.h"
 
 #include <fcntl.h>
+#include <sys/syscall.h>
+#include <climits>
 #include <unistd.h>
 
 #include <algorithm>
@@ -50,13 +52,23 @@ Result<void> SessionSandbox::prepare(const SandboxPlan& plan) {
   return {};
 }
 
-Result<void> SessionSandbox::start_relay(const std::function<void(std::vector<RelayListener>&)>& body) {
+Result<void> SessionSandbox::start_relay(const std::function<void(std::vector<RelayListener>&)>& body,
+                                         std::vector<int> keep) {
   if (current_.relay_listeners.empty()) return {};
   pid_t pid = fork_helper();
   if (pid < 0) return sys_error("cannot start the session's network relay", "", errno);
   if (pid == 0) {
     // The relay must not hold what lash holds for the session's programs.
     current_.netns.reset();
+    for (const RelayListener& l : current_.relay_listeners) keep.push_back(l.fd.get());
+    keep.push_back(INT_MAX);
+    std::sort(keep.begin(), keep.end());
+    unsigned from = 3;
+    for (int k : keep) {
+      if (k < 3) continue;
+      if (unsigned(k) > from) (void)syscall(SYS_close_range, from, unsigned(k) - 1, 0U);
+      from = unsigned(k) + 1;
+    }
     if (auto r = confine_relay(capabilities()); !r) _exit(120);
     body(current_.relay_listeners);
     _exit(121);
