@@ -223,8 +223,8 @@ struct Flow : Handler {
     while (d.pending() < kBufCap) {
       ssize_t n = read(fd, tmp, sizeof tmp);
       if (n > 0) {
-        if (d.off > 0 && d.off == d.buf.size()) {
-          d.buf.clear();
+        if (d.off > 0 && (d.off == d.buf.size() || d.off >= kBufCap)) {
+          d.buf.erase(0, d.off);  // written bytes go; what is left moves to the front
           d.off = 0;
         }
         d.buf.append(tmp, size_t(n));

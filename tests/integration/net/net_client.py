@@ -70,6 +70,32 @@ def echo(target, port, data):
     return got.decode()
 
 
+def bulk(target, mib):
+    import hashlib
+    import os
+    import threading
+    data = os.urandom(int(mib) << 20)
+    ip = addr_of(target, socket.AF_INET)
+    s = socket.create_connection((ip, 7000), timeout=60)
+
+    def send():
+        s.sendall(data)
+        s.shutdown(socket.SHUT_WR)
+    t = threading.Thread(target=send)
+    t.start()
+    h = hashlib.sha256()
+    n = 0
+    while True:
+        d = s.recv(1 << 20)
+        if not d:
+            break
+        h.update(d)
+        n += len(d)
+    t.join()
+    same = h.hexdigest() == hashlib.sha256(b"echo:" + data).hexdigest()
+    return "bytes=%d sha256 %s" % (n, "matches" if same else "differs")
+
+
 def udp(ip, port):
     s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     try:
@@ -129,6 +155,8 @@ def main():
             print(http(args[0], *args[1:]))
         elif case == "echo":
             print(echo(*args))
+        elif case == "bulk":
+            print(bulk(*args))
         elif case == "udp":
             print(udp(*args))
         elif case == "dns_udp":

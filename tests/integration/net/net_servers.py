@@ -147,12 +147,13 @@ def http_handler(c, local):
 
 
 def echo_handler(c, local):
-    data = b""
+    parts = []
     while True:
-        d = c.recv(65536)
+        d = c.recv(1 << 20)
         if not d:
             break
-        data += d
+        parts.append(d)
+    data = b"".join(parts)
     LOG.add("echo %s got=%r" % (local, data[:40]))
     c.sendall(b"echo:" + data)  # after the client's half-close
     c.close()

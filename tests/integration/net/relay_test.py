@@ -194,6 +194,8 @@ def inner(args):
            "echo:ping", log_has="echo 198.51.100.10 got=b'ping'")
     expect("port not allowed refused", env.run("net", "echo", "allowed.test", "7001", "port7001"), refused,
            log_lacks="port7001")
+    expect("64 MiB through the relay, sha256 intact", env.run("net", "bulk", "allowed.test", "64", timeout=120),
+           "bytes=%d sha256 matches" % ((64 << 20) + 5))
     # UDP and DNS elsewhere.
     env.run("net", "udp", "198.51.100.10", "9999")
     env.run("net", "udp", "198.51.100.10", "443")
