@@ -81,6 +81,16 @@ struct Relay {
   std::unordered_map<std::string, std::vector<std::string>> names;  // ip -> names
   std::unordered_set<Handler*> live;
   std::vector<Handler*> dead;
+  int reserve = -1;  // a spare fd, given up to shed a connection when out of fds
+
+  // Out of descriptors: a pending connection would keep its listener readable and the
+  // loop spinning, so one is accepted on the spare fd and reset at once.
+  void shed(int listener) {
+    if (reserve >= 0) close(reserve);
+    int c = accept4(listener, nullptr, nullptr, SOCK_CLOEXEC);
+    if (c >= 0) reset_close(c);
+    reserve = fcntl(listener, F_DUPFD_CLOEXEC, 0);
+  }
 
   // A flow has two fds: the low bit of the event's data says which side fired.
   void add(int fd, uint32_t ev, Handler* h, int side = 0) {
@@ -352,7 +362,10 @@ struct TcpListener : Handler {
   void on_event(int, uint32_t) override {
     for (;;) {
       int c = accept4(fd, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
-      if (c < 0) return;
+      if (c < 0) {
+        if (errno == EMFILE || errno == ENFILE) g->shed(fd);
+        return;
+      }
       auto* f = new Flow;
       g->live.insert(f);
       f->cfd = c;
@@ -601,7 +614,10 @@ struct DnsTcpListener : Handler {
   void on_event(int, uint32_t) override {
     for (;;) {
       int c = accept4(fd, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
-      if (c < 0) return;
+      if (c < 0) {
+        if (errno == EMFILE || errno == ENFILE) g->shed(fd);
+        return;
+      }
       auto* d = new DnsTcpConn;
       d->fd = c;
       g->live.insert(d);
@@ -660,6 +676,7 @@ void run_relay(RelayConfig cfg) {
   g = &relay;
   relay.ep = epoll_create1(EPOLL_CLOEXEC);
   if (relay.ep < 0) _exit(111);
+  if (!relay.cfg.listeners.empty()) relay.reserve = fcntl(relay.cfg.listeners.front().fd, F_DUPFD_CLOEXEC, 0);
   std::vector<std::unique_ptr<Handler>> listeners;
   for (const RelayListen& l : relay.cfg.listeners) {
     Handler* h = nullptr;

@@ -3,6 +3,7 @@
 #include "sandbox/relay_confine.h"
 
 #include <fcntl.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <climits>
 #include <unistd.h>
@@ -68,6 +69,12 @@ Result<void> SessionSandbox::start_relay(const std::function<void(std::vector<Re
       if (k < 3) continue;
       if (unsigned(k) > from) (void)syscall(SYS_close_range, from, unsigned(k) - 1, 0U);
       from = unsigned(k) + 1;
+    }
+    // Two descriptors per relayed connection: as many as this user may have.
+    struct rlimit nofile {};
+    if (getrlimit(RLIMIT_NOFILE, &nofile) == 0 && nofile.rlim_cur < nofile.rlim_max) {
+      nofile.rlim_cur = nofile.rlim_max;
+      (void)setrlimit(RLIMIT_NOFILE, &nofile);
     }
     if (auto r = confine_relay(capabilities()); !r) _exit(120);
     body(current_.relay_listeners);

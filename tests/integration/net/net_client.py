@@ -96,6 +96,41 @@ def bulk(target, mib):
     return "bytes=%d sha256 %s" % (n, "matches" if same else "differs")
 
 
+def bench(target):
+    """Bulk throughput (512 MiB to a sink), median connect + 1-byte echo, and 1000
+    concurrent connections held open at once, as one line."""
+    import time
+    ip = addr_of(target, socket.AF_INET)
+    block = b"x" * (1 << 20)
+    s = socket.create_connection((ip, 7002), timeout=60)
+    t0 = time.perf_counter()
+    for _ in range(512):
+        s.sendall(block)
+    s.shutdown(socket.SHUT_WR)
+    got = int(s.recv(64))
+    dt = time.perf_counter() - t0
+    gbit = got * 8 / dt / 1e9
+    lat = []
+    for _ in range(200):
+        t = time.perf_counter()
+        c = socket.create_connection((ip, 7003), timeout=10)
+        c.sendall(b"!")
+        c.recv(1)
+        lat.append((time.perf_counter() - t) * 1000)
+        c.close()
+    lat.sort()
+    conns, ok = [], 0
+    for _ in range(1000):
+        c = socket.create_connection((ip, 7003), timeout=30)
+        conns.append(c)
+    for c in conns:
+        c.sendall(b"?")
+    for c in conns:
+        ok += c.recv(1) == b"?"
+        c.close()
+    return "gbit=%.2f connect_echo_ms_median=%.3f concurrent_ok=%d" % (gbit, lat[len(lat) // 2], ok)
+
+
 def udp(ip, port):
     s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     try:
@@ -157,6 +192,8 @@ def main():
             print(echo(*args))
         elif case == "bulk":
             print(bulk(*args))
+        elif case == "bench":
+            print(bench(*args))
         elif case == "udp":
             print(udp(*args))
         elif case == "dns_udp":

@@ -159,6 +159,26 @@ def echo_handler(c, local):
     c.close()
 
 
+def sink_handler(c, local):
+    n = 0
+    while True:
+        d = c.recv(1 << 20)
+        if not d:
+            break
+        n += len(d)
+    c.sendall(b"%d" % n)
+    c.close()
+
+
+def ping_handler(c, local):
+    while True:
+        d = c.recv(16)
+        if not d:
+            break
+        c.sendall(d)
+    c.close()
+
+
 def make_tls_context(cert, key):
     ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     ctx.load_cert_chain(cert, key)
@@ -196,6 +216,8 @@ def start_all(cert, key, dns_addr):
         _loop(_listen(socket.AF_INET, addr, 443), tls_handler_for(ctx))
         _loop(_listen(socket.AF_INET, addr, 7000), echo_handler)
         _loop(_listen(socket.AF_INET, addr, 7001), echo_handler)
+        _loop(_listen(socket.AF_INET, addr, 7002), sink_handler)
+        _loop(_listen(socket.AF_INET, addr, 7003), ping_handler)
     for addr in ADDRS6:
         _loop(_listen(socket.AF_INET6, addr, 80), http_handler)
         _loop(_listen(socket.AF_INET6, addr, 443), tls_handler_for(ctx))

@@ -38,7 +38,7 @@ system_paths = true
 
 [network]
 allow_hosts = allowed.test, *.wild.test, second.test
-allow_ports = 80, 443, 7000
+allow_ports = 80, 443, 7000, 7002-7003
 block_all_others = true
 {extra}
 """
@@ -133,6 +133,15 @@ def inner(args):
 
     fails = []
     passed = 0
+    if args.bench:
+        import resource
+        direct = subprocess.run([PY, os.path.join(env.base, "client.py"), "bench", "allowed.test"],
+                                capture_output=True, text=True).stdout.strip()
+        print("direct: " + direct)
+        relayed = env.run("net", "bench", "allowed.test", timeout=300)
+        print("relay:  " + relayed[0] + (" " + relayed[1][-300:] if relayed[1] else ""))
+        shutil.rmtree(env.base, ignore_errors=True)
+        return 0
 
     def expect(what, got, want, log_has=None, log_lacks=None):
         nonlocal passed
@@ -245,6 +254,7 @@ def main():
     ap.add_argument("--as-nobody", action="store_true")
     ap.add_argument("--interception", default="nftables")
     ap.add_argument("--inner", action="store_true")
+    ap.add_argument("--bench", action="store_true", help="throughput, latency and 1000 connections, direct and relayed")
     args = ap.parse_args()
     args.lash = os.path.abspath(args.lash)
     return inner(args) if args.inner else outer(args)
