@@ -483,10 +483,13 @@ Result<Prepared> prepare(const SandboxPlan& plan, const Capabilities& caps, Prep
 
 std::vector<std::string> kill_all(Prepared& p) {
   p.watchdog_go.reset();
+  // The relay ends with the session. A lash that applied the sandbox to itself (a
+  // failed `exec`) may no longer signal it (Landlock scoping): then it is not waited
+  // for; it dies with the session's pid namespace when lash exits.
   if (p.relay_pid > 0) {
-    kill(p.relay_pid, SIGKILL);
-    while (waitpid(p.relay_pid, nullptr, 0) < 0 && errno == EINTR) {
-    }
+    if (kill(p.relay_pid, SIGKILL) == 0)
+      while (waitpid(p.relay_pid, nullptr, 0) < 0 && errno == EINTR) {
+      }
     p.relay_pid = -1;
   }
   reap_namespace_helper(p.ns_helper);
