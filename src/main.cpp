@@ -52,6 +52,9 @@ constexpr const char* kUsage =
     "  --version              print the version and exit\n"
     "  --help                 print this help and exit\n"
     "\n"
+    "A profile that restricts [network] runs its programs in a network namespace whose\n"
+    "only way out is lash's relay: hosts are allowed by name (DNS, TLS SNI, HTTP Host).\n"
+    "\n"
     "Exit status: 0 success, 1 builtin failure, 2 usage or syntax error,\n"
     "126 refused by the profile or not executable, 127 not found, 128+N signal N.\n";
 

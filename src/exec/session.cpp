@@ -1,5 +1,7 @@
 #include "exec/session.h"
 
+#include "exec/net_relay_start.h"
+
 #include <fcntl.h>
 
 #include <sys/syscall.h>
@@ -230,6 +232,10 @@ void arm_sandbox(std::shared_ptr<const policy::ResolvedProfile> profile,
     for (auto& note : s.sandbox->take_notes()) warn(note);
     if (!r) {
       svc.refusal_ = r.error().message();
+      return;
+    }
+    if (auto relay = start_network_relay(s, profile); !relay) {
+      svc.refusal_ = relay.error().message();
       return;
     }
     svc.refusal_.clear();

@@ -59,7 +59,9 @@ struct NetConnect {
   std::string host;  // name the flow is for (from DNS, SNI or Host); may be empty
   std::string ip;    // destination address literal; may be empty
   uint16_t port = 0;
-  std::string sni;   // TLS server name; empty when none
+  // The name the client claims: the TLS server name, or the Host of an HTTP request;
+  // empty when none. With HOST set, it must equal HOST (network.md).
+  std::string sni;
 };
 
 using Action = std::variant<Spawn, Redirect, EnvChange, PluginCall, Builtin, NetConnect>;

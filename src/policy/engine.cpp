@@ -193,7 +193,11 @@ Decision Engine::network(const NetConnect& a) const {
   if (no_rules && !p.block_all_others.value) return allow("network.block_all_others");
   bool sni_name = !a.sni.empty() && !is_ip_literal(a.sni);
   bool name_ok = !a.host.empty() && hosts_.match_name(a.host);
-  if (sni_name) name_ok = hosts_.match_name(a.sni) && (a.host.empty() || name_ok);
+  // The relay passes in HOST the name lash's DNS gave this IP for (or the IP literal
+  // when it gave none): the name the client claims must be that one.
+  if (sni_name)
+    name_ok = hosts_.match_name(a.sni) &&
+              (a.host.empty() || (name_ok && normalize_host(a.host) == normalize_host(a.sni)));
   else if (!a.sni.empty()) name_ok = false;  // IP-literal SNI: only an IP rule allows it
   bool host_ok = name_ok || (!a.ip.empty() && hosts_.match_ip(a.ip));
   bool port_ok = false;

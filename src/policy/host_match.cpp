@@ -16,6 +16,21 @@ std::string normalize_host(std::string_view host) {
   return out;
 }
 
+bool valid_host_name(std::string_view h) {
+  if (h.empty() || h.size() > 253) return false;
+  size_t label = 0;
+  for (char c : h) {
+    if (c == '.') {
+      if (label == 0) return false;
+      label = 0;
+      continue;
+    }
+    if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_')) return false;
+    if (++label > 63) return false;
+  }
+  return label > 0;
+}
+
 std::optional<IpNet> parse_ip_net(std::string_view text) {
   std::string_view addr = text;
   int prefix = -1;
@@ -63,20 +78,23 @@ HostMatcher::HostMatcher(const std::vector<std::string>& patterns) {
       continue;
     }
     std::string p = normalize_host(raw);
-    if (p.size() > 2 && p[0] == '*' && p[1] == '.')
-      wildcard_.insert(p.substr(2));
-    else
+    // A pattern that is no valid name ("*", "a..b", "*.") can match nothing.
+    if (p.size() > 2 && p[0] == '*' && p[1] == '.') {
+      if (valid_host_name(std::string_view(p).substr(2))) wildcard_.insert(p.substr(2));
+    } else if (valid_host_name(p)) {
       exact_.insert(std::move(p));
+    }
   }
 }
 
 bool HostMatcher::match_name(std::string_view host) const {
   if (host.empty() || is_ip_literal(host)) return false;
   std::string h = normalize_host(host);
+  if (!valid_host_name(h)) return false;
   if (exact_.count(h)) return true;
   // "*.example.com" matches when some proper suffix after a dot is "example.com".
   for (size_t dot = h.find('.'); dot != std::string::npos; dot = h.find('.', dot + 1))
-    if (dot > 0 && wildcard_.count(h.substr(dot + 1))) return true;
+    if (wildcard_.count(h.substr(dot + 1))) return true;
   return false;
 }
 

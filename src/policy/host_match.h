@@ -13,6 +13,10 @@ namespace lash::policy {
 
 // Lowercase, one trailing dot removed.
 std::string normalize_host(std::string_view host);
+// A normalized DNS host name as lash compares it: labels of 1..63 bytes of letters,
+// digits, '-' and '_', at most 253 bytes in all. IDNA names are compared in their
+// ASCII (punycode, "xn--") form; raw UTF-8 bytes are not a name here.
+bool valid_host_name(std::string_view normalized);
 
 struct IpNet {
   std::array<uint8_t, 16> addr{};  // IPv4 kept in the first 4 bytes
@@ -28,7 +32,8 @@ class HostMatcher {
   HostMatcher() = default;
   explicit HostMatcher(const std::vector<std::string>& patterns);
   bool empty() const { return exact_.empty() && wildcard_.empty() && nets_.empty(); }
-  // Name rules only; HOST need not be normalized. O(labels of HOST).
+  // Name rules only; HOST need not be normalized; a HOST that is not a valid_host_name
+  // (empty labels, over-long, odd bytes) never matches. O(labels of HOST).
   bool match_name(std::string_view host) const;
   // IP/CIDR rules only; IP is an address literal.
   bool match_ip(std::string_view ip) const;

@@ -80,6 +80,9 @@ bool is_memory_file_name(const char* name) {
 // and is not in it, then the mount namespace.
 bool step_namespaces(const Prepared& p, const char* cwd) {
   if (p.ipcns.valid() && setns(p.ipcns.get(), CLONE_NEWIPC) != 0) return false;
+  // The network namespace whose only way out is the relay (netns.h): joined while
+  // this fork of lash still holds lash's capabilities in the user namespace owning it.
+  if (p.netns.valid() && setns(p.netns.get(), CLONE_NEWNET) != 0) return false;
   if (!p.mntns.valid()) return true;
   if (p.userns.valid() && setns(p.userns.get(), CLONE_NEWUSER) != 0) return false;
   if (setns(p.mntns.get(), CLONE_NEWNS) != 0) return false;

@@ -305,6 +305,9 @@ struct Builder {
   void network() {
     bool wants = p.block_all_others.value;
     if (!wants) return;
+    plan.net_relay = true;
+    for (const auto& r : p.allow_ports.value) plan.relay_ports.push_back({r.lo, r.hi});
+    if (plan.relay_ports.empty() && !p.allow_hosts.value.empty()) plan.relay_ports = {{80, 80}, {443, 443}};
     if (p.net_enforcement.value == policy::Enforcement::warn) {
       plan.unenforced.push_back("network: enforcement = warn, nothing is refused by the kernel");
       return;
@@ -313,13 +316,14 @@ struct Builder {
     for (const auto& r : p.allow_ports.value) plan.connect_ports.push_back({r.lo, r.hi});
     if (plan.connect_ports.empty() && !p.allow_hosts.value.empty())
       plan.connect_ports = {{80, 80}, {443, 443}};
+    // DNS over TCP reaches the relay's DNS listener (netns.h): port 53 on any address.
+    plan.connect_ports.push_back({53, 53});
     if (!p.allow_hosts.value.empty())
-      plan.unenforced.push_back("network.allow_hosts: the kernel layer only limits TCP ports; host names are "
-                                "checked by the session relay (network.md)");
     if (caps.landlock_abi < 4)
       plan.unenforced.push_back("network ports: need Landlock ABI 4 (this kernel: " +
                                 std::to_string(caps.landlock_abi) + ")");
-    plan.unenforced.push_back("UDP and pathname unix sockets are not restricted by Landlock");
+    plan.unenforced.push_back("pathname unix sockets are not restricted by Landlock (UDP is: the session's network "
+                              "namespace has no way out but the relay)");
   }
 
   void limits() {

@@ -68,6 +68,10 @@ struct SandboxPlan {
   bool restrict_net = false;
   std::vector<PortRange> connect_ports;
   Enforcement net_enforcement = Enforcement::enforce;
+  // The session's network namespace and relay (netns.h), under enforce and warn alike
+  // (warn relays what it would refuse, and records it).
+  bool net_relay = false;
+  std::vector<PortRange> relay_ports;  // allowed TCP ports (the local-route fallback)
 
   Limits limits;
 
@@ -89,7 +93,7 @@ struct SandboxPlan {
 
   // Nothing to apply: the child runs exactly as under a plain shell.
   bool empty() const {
-    return !restrict_fs && !restrict_net && !seccomp && !no_new_privs && !drop_capabilities && !close_fds &&
+    return !restrict_fs && !restrict_net && !net_relay && !seccomp && !no_new_privs && !drop_capabilities && !close_fds &&
            !scope_signals && !scope_abstract_unix && limits.memory == 0 &&
            limits.cpu_seconds == 0 && limits.file_size == 0 && limits.processes == 0 &&
            limits.open_files == 0 && tmpdir.empty();
@@ -98,6 +102,7 @@ struct SandboxPlan {
 
 // Printing for `profile review`.
 std::string rights_string(unsigned r);                 // "r-x", "rw-", "rwxd" ...
+std::vector<std::string> network_relay_lines(const SandboxPlan&);  // net_review.cpp
 std::vector<std::string> plan_lines(const SandboxPlan&);  // the text form, one item per line
 
 }  // namespace lash::sandbox

@@ -43,14 +43,16 @@ std::vector<std::string> plan_lines(const SandboxPlan& p) {
   if (!p.empty())
     out.push_back("processes: the session's own pid and IPC namespaces (processes outside do not exist for it; "
                   "everything it started ends with it)");
+  for (std::string& l : network_relay_lines(p)) out.push_back(std::move(l));
   if (!p.restrict_net) {
-    out.push_back("network: unrestricted by the sandbox");
+    if (!p.net_relay) out.push_back("network: unrestricted by the sandbox");
   } else {
     std::string ports;
     for (const PortRange& r : p.connect_ports)
       ports += (ports.empty() ? "" : ",") +
                (r.first == r.last ? std::to_string(r.first) : std::to_string(r.first) + "-" + std::to_string(r.last));
-    out.push_back("network: TCP connect only to ports " + (ports.empty() ? std::string("(none)") : ports));
+    out.push_back(std::string(p.net_relay ? "  " : "") + "network: TCP connect only to ports " +
+                  (ports.empty() ? std::string("(none)") : ports) + " (Landlock, a second wall)");
   }
   out.push_back("limits: memory " + limit(p.limits.memory) + ", cpu seconds " + limit(p.limits.cpu_seconds) +
                 ", file size " + limit(p.limits.file_size) + ", processes " + limit(p.limits.processes) +

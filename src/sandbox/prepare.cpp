@@ -5,12 +5,15 @@
 #include <stdlib.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
 
 #include "sandbox/cgroup.h"
 #include "sandbox/landlock.h"
+#include "sandbox/netns.h"
 #include "sandbox/ns.h"
 #include "sandbox/seccomp_filter.h"
 #include "sandbox/watchdog.h"
@@ -371,6 +374,33 @@ Result<void> begin_prepare(Prepared& p, const SandboxPlan& plan, const Capabilit
   return {};
 }
 
+namespace {
+// The session's network namespace (netns.h). It needs CAP_NET_ADMIN over a namespace
+// of its own: root, or lash inside the user namespace it made for the session's pid
+// namespace. Where it cannot be made, `enforce` refuses the profile's commands (they
+// would otherwise reach every host) and `warn` runs them unconfined and says so.
+Result<void> make_network(Prepared& p, const SandboxPlan& plan) {
+  if (!plan.net_relay) return {};
+  auto refuse = [&](const std::string& why) -> Result<void> {
+    if (plan.net_enforcement == Enforcement::enforce)
+      return Error{"the network rules cannot be enforced: " + why, "", EPERM, {}};
+    p.notes.push_back("[network] not enforced (" + why + "); enforcement = warn: programs reach the network directly");
+    return {};
+  };
+  if (geteuid() != 0 && !in_own_user_namespace())
+    return refuse("the session's network namespace needs a user namespace of the session's own, which this "
+                  "kernel refuses to this user");
+  const char* mode = getenv("LASH_NET_INTERCEPTION");
+  auto net = make_session_network(plan.relay_ports, mode && std::string(mode) == "local");
+  if (!net) return refuse(net.error().message());
+  p.netns = std::move(net->netns);
+  p.relay_listeners = std::move(net->listeners);
+  p.net_mode = net->mode;
+  if (!net->note.empty()) p.notes.push_back(net->note);
+  return {};
+}
+}  // namespace
+
 Result<Prepared> prepare(const SandboxPlan& plan, const Capabilities& caps, Prepared begun) {
   Prepared p = std::move(begun);
   if (plan.empty()) return p;
@@ -432,6 +462,8 @@ Result<Prepared> prepare(const SandboxPlan& plan, const Capabilities& caps, Prep
       return cleanup_on_error(sys_error("cannot limit lash itself", "", errno));
   }
 
+  if (auto r = make_network(p, plan); !r) return cleanup_on_error(r.error());
+
   for (const PathRule& r : plan.paths)
     if (r.origin == "baseline" && (r.rights & rights::write) && r.path.compare(0, 5, "/dev/") == 0 &&
         r.path != "/dev/pts")
@@ -451,6 +483,15 @@ Result<Prepared> prepare(const SandboxPlan& plan, const Capabilities& caps, Prep
 
 std::vector<std::string> kill_all(Prepared& p) {
   p.watchdog_go.reset();
+  // The relay ends with the session. A lash that applied the sandbox to itself (a
+  // failed `exec`) may no longer signal it (Landlock scoping): then it is not waited
+  // for; it dies with the session's pid namespace when lash exits.
+  if (p.relay_pid > 0) {
+    if (kill(p.relay_pid, SIGKILL) == 0)
+      while (waitpid(p.relay_pid, nullptr, 0) < 0 && errno == EINTR) {
+      }
+    p.relay_pid = -1;
+  }
   reap_namespace_helper(p.ns_helper);
   // A v2 move still in flight (hybrid hosts, prepare() did not wait) may land at any
   // moment: then no cgroup is killed as a whole, every other pid is (the v1 cgroups

@@ -13,6 +13,7 @@
 
 #include "base/result.h"
 #include "base/unique_fd.h"
+#include "sandbox/netns.h"
 #include "sandbox/ns.h"
 
 namespace lash::sandbox {
@@ -27,6 +28,7 @@ struct Prepared {
   // ---- applied in every child, in this order (child.cpp) ----
   unique_fd userns, mntns;              // session namespaces (protect binds); entered with setns
   unique_fd ipcns;                      // the session's IPC namespace (ns.h); entered with setns
+  unique_fd netns;                      // the session's network namespace (netns.h); entered with setns
   std::vector<RlimitSetting> rlimits;
   bool drop_caps = false;               // drop the escape-prone capabilities (root sessions)
   bool no_new_privs = false;
@@ -57,10 +59,14 @@ struct Prepared {
   bool pids_limited = false;            // a pids controller limits the session cgroup
   int landlock_abi = 0;                 // ABI the ruleset was built for
   std::vector<std::string> notes;       // degradations and fallbacks, to be said once
+  // The relay's listening sockets, until SessionSandbox::start_relay() hands them on.
+  std::vector<RelayListener> relay_listeners;
+  NetInterception net_mode = NetInterception::nftables;
+  pid_t relay_pid = -1;                 // killed by kill_all()
 
   // True when a child has anything to apply.
   bool active() const {
-    return mntns.valid() || ipcns.valid() || !rlimits.empty() || drop_caps || no_new_privs || landlock.valid() ||
+    return mntns.valid() || ipcns.valid() || netns.valid() || !rlimits.empty() || drop_caps || no_new_privs || landlock.valid() ||
            !seccomp.empty() || close_fds;
   }
 };

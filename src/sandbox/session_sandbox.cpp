@@ -1,6 +1,11 @@
 #include "sandbox/session_sandbox.h"
 
+#include "sandbox/relay_confine.h"
+
 #include <fcntl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <climits>
 #include <unistd.h>
 
 #include <algorithm>
@@ -40,11 +45,43 @@ Result<void> SessionSandbox::prepare(const SandboxPlan& plan) {
   begun_ = Prepared{};
   if (!p) return p.error();
   for (auto& n : p->notes) notes_.push_back(n);
-  for (unique_fd* fd : {&p->landlock, &p->userns, &p->mntns, &p->ipcns, &p->watchdog, &p->join_pending, &p->signal_relay})
+  for (unique_fd* fd : {&p->landlock, &p->userns, &p->mntns, &p->ipcns, &p->netns, &p->watchdog, &p->join_pending, &p->signal_relay})
     keep_private(*fd);
   broker_.stop();  // it served the previous plan; the next open starts one under this plan
   retired_.push_back(std::move(current_));
   current_ = std::move(p.value());
+  return {};
+}
+
+Result<void> SessionSandbox::start_relay(const std::function<void(std::vector<RelayListener>&)>& body,
+                                         std::vector<int> keep) {
+  if (current_.relay_listeners.empty()) return {};
+  pid_t pid = fork_helper();
+  if (pid < 0) return sys_error("cannot start the session's network relay", "", errno);
+  if (pid == 0) {
+    // The relay must not hold what lash holds for the session's programs.
+    current_.netns.reset();
+    for (const RelayListener& l : current_.relay_listeners) keep.push_back(l.fd.get());
+    keep.push_back(INT_MAX);
+    std::sort(keep.begin(), keep.end());
+    unsigned from = 3;
+    for (int k : keep) {
+      if (k < 3) continue;
+      if (unsigned(k) > from) (void)syscall(SYS_close_range, from, unsigned(k) - 1, 0U);
+      from = unsigned(k) + 1;
+    }
+    // Two descriptors per relayed connection: as many as this user may have.
+    struct rlimit nofile {};
+    if (getrlimit(RLIMIT_NOFILE, &nofile) == 0 && nofile.rlim_cur < nofile.rlim_max) {
+      nofile.rlim_cur = nofile.rlim_max;
+      (void)setrlimit(RLIMIT_NOFILE, &nofile);
+    }
+    if (auto r = confine_relay(capabilities()); !r) _exit(120);
+    body(current_.relay_listeners);
+    _exit(121);
+  }
+  current_.relay_pid = pid;
+  current_.relay_listeners.clear();  // the relay has them now
   return {};
 }
 

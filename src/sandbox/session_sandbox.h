@@ -78,6 +78,14 @@ class SessionSandbox {
   // Degradations and fallbacks not yet reported; each is returned once.
   std::vector<std::string> take_notes();
 
+  // Forks the session relay (netns.h) with the listening sockets prepare() made, if
+  // any: BODY runs in it under confine_relay() and must not return. lash keeps no
+  // listener; the relay is killed by kill_all().
+  // KEEP: other fds of lash the relay needs (the audit log); every other fd of lash
+  // is closed in the relay before it is confined.
+  Result<void> start_relay(const std::function<void(std::vector<RelayListener>&)>& body, std::vector<int> keep);
+  bool relay_running() const { return current_.relay_pid > 0; }
+
   // Kill and remove every session cgroup, remove the tmpdir. Does nothing in a
   // forked copy of lash (a subshell), only in the process that prepared.
   // Returns the planted repository redirects it quarantined (prepare.h).

@@ -282,6 +282,11 @@ TEST_CASE("network: the SNI must be allowed too; an IP-literal SNI needs an IP r
   CHECK_FALSE(e.decide(NetConnect{"example.com", "1.2.3.4", 443, "1.2.3.4"}).allowed());
   auto ip = engine("[network]\nallow_hosts = 1.2.3.0/24\n");
   CHECK(ip.decide(NetConnect{"", "1.2.3.4", 443, "1.2.3.4"}).allowed());
+  // The claimed name must be the one lash's DNS gave the IP for, both being allowed.
+  auto two = engine("[network]\nallow_hosts = a.com, b.com\n");
+  CHECK(two.decide(NetConnect{"a.com", "1.2.3.4", 443, "A.com."}).allowed());
+  CHECK_FALSE(two.decide(NetConnect{"a.com", "1.2.3.4", 443, "b.com"}).allowed());
+  CHECK_FALSE(two.decide(NetConnect{"1.2.3.4", "1.2.3.4", 443, "b.com"}).allowed());  // IP not from DNS
 }
 
 TEST_CASE("network: explicit ports, block_all_others and warn") {

@@ -48,3 +48,28 @@ TEST_CASE("host_match: prefix edges") {
   CHECK_FALSE(parse_ip_net("10.0.0.0/"));
   CHECK_FALSE(parse_ip_net("/8"));
 }
+
+TEST_CASE("host_match: hostile names never match") {
+  HostMatcher m({"example.com", "*.example.org", "xn--bcher-kva.example"});
+  CHECK_FALSE(m.match_name("evilexample.com"));
+  CHECK_FALSE(m.match_name("example.com.."));
+  CHECK_FALSE(m.match_name(".example.com"));
+  CHECK_FALSE(m.match_name("a..example.org"));  // empty label
+  CHECK_FALSE(m.match_name("example.org."));
+  CHECK(m.match_name("A.EXAMPLE.ORG."));
+  CHECK_FALSE(m.match_name(std::string("a\0.example.org", 14)));
+  CHECK_FALSE(m.match_name("a b.example.org"));
+  CHECK_FALSE(m.match_name("*.example.org"));
+  CHECK(m.match_name("xn--bcher-kva.example"));         // punycode compared as is
+  CHECK_FALSE(m.match_name("b\xc3\xbc" "cher.example"));   // raw UTF-8 is no name
+  std::string l63(63, 'a');
+  std::string n253 = l63 + "." + l63 + "." + l63 + "." + std::string(49, 'a') + ".example.org";
+  REQUIRE(n253.size() == 253);
+  CHECK(m.match_name(n253));
+  CHECK(m.match_name(n253 + "."));
+  CHECK_FALSE(m.match_name("a" + n253));
+  CHECK_FALSE(m.match_name(std::string(64, 'a') + ".example.org"));
+  HostMatcher bad({"*", "*.", "a..b", ""});
+  CHECK(bad.empty());
+  CHECK_FALSE(bad.match_name("a"));
+}

@@ -422,14 +422,16 @@ TEST_CASE("compile: network") {
   rp.values.allow_hosts.value = {"deb.debian.org"};
   auto plan = compile(rp, ctx_with_git(), full_caps());
   CHECK(plan.restrict_net);
-  REQUIRE(plan.connect_ports.size() == 2);
+  CHECK(plan.net_relay);
+  REQUIRE(plan.connect_ports.size() == 3);  // and 53: DNS over TCP to the relay
   CHECK(plan.connect_ports[0].first == 80);
   CHECK(plan.connect_ports[1].first == 443);
-  CHECK(has_text(plan.unenforced, "allow_hosts"));
+  CHECK(plan.connect_ports[2].first == 53);
+  REQUIRE(plan.relay_ports.size() == 2);
 
   rp.values.allow_ports.value = {{8000, 8080}};
   plan = compile(rp, ctx_with_git(), full_caps());
-  REQUIRE(plan.connect_ports.size() == 1);
+  REQUIRE(plan.connect_ports.size() == 2);
   CHECK(plan.connect_ports[0].first == 8000);
   CHECK(plan.connect_ports[0].last == 8080);
 
@@ -441,12 +443,14 @@ TEST_CASE("compile: network") {
   rp.values.net_enforcement.value = policy::Enforcement::warn;
   plan = compile(rp, ctx_with_git(), full_caps());
   CHECK(!plan.restrict_net);
+  CHECK(plan.net_relay);  // warn relays what it would refuse, and records it
   CHECK(has_text(plan.unenforced, "enforcement = warn"));
 
   rp.values.block_all_others.value = false;
   rp.values.net_enforcement.value = policy::Enforcement::enforce;
   plan = compile(rp, ctx_with_git(), full_caps());
   CHECK(!plan.restrict_net);
+  CHECK(!plan.net_relay);  // no namespace: the network is open
   CHECK(plan.connect_ports.empty());
 }
 

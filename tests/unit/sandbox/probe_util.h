@@ -129,7 +129,11 @@ inline SandboxPlan make_plan(const std::string& work, const PlanOptions& o, cons
   }
   if (!o.spawn_any) ctx.closure = resolve_exec_closure(progs);
   ctx.etc_entries = list_except("/etc", etc_secrets(), {"ssh", "ssl", "pki"});
-  return compile(rp, ctx, caps);
+  auto plan = compile(rp, ctx, caps);
+  // These tests are of the Landlock port wall alone, against listeners in this
+  // process's network namespace; the relay's namespace is tests/integration/net's.
+  plan.net_relay = false;
+  return plan;
 }
 
 inline Prepared must_prepare(const SandboxPlan& plan, const Capabilities& caps) {

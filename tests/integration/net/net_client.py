@@ -1,0 +1,207 @@
+"""The client side of relay_test.py, run by lash inside the session: one case per run,
+one line of result on stdout ("refused: ..." when the connection failed)."""
+
+import socket
+import ssl
+import struct
+import sys
+
+
+def resolve(name, family=socket.AF_UNSPEC):
+    try:
+        infos = socket.getaddrinfo(name, 443, family, socket.SOCK_STREAM)
+    except socket.gaierror as e:
+        return "nxdomain(%s)" % e.errno
+    return " ".join(sorted({i[4][0] for i in infos}))
+
+
+def addr_of(host, family):
+    return socket.getaddrinfo(host, 0, family, socket.SOCK_STREAM)[0][4][0]
+
+
+def https(target, sni, family=socket.AF_INET):
+    ip = target if target[0].isdigit() or ":" in target else addr_of(target, family)
+    ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+    ctx.check_hostname = False
+    ctx.verify_mode = ssl.CERT_NONE
+    s = socket.create_connection((ip, 443), timeout=10)
+    t = ctx.wrap_socket(s, server_hostname=sni or None)
+    t.sendall(b"hello")
+    return t.recv(4096).decode().strip()
+
+
+def http(target, *hosts):
+    ip = target if target[0].isdigit() else addr_of(target, socket.AF_INET)
+    s = socket.create_connection((ip, 80), timeout=10)
+    f = s.makefile("rb")
+    out = []
+    for h in hosts:
+        try:
+            s.sendall(("GET / HTTP/1.1\r\nHost: %s\r\n\r\n" % h).encode())
+            line = f.readline()
+        except OSError as e:
+            out.append("refused: %s" % type(e).__name__)
+            break
+        if not line:
+            out.append("closed")
+            break
+        length = 0
+        while True:
+            l = f.readline()
+            if l in (b"\r\n", b""):
+                break
+            if l.lower().startswith(b"content-length:"):
+                length = int(l.split(b":")[1])
+        out.append(f.read(length).decode().strip())
+    return " ".join(out)
+
+
+def echo(target, port, data):
+    ip = target if target[0].isdigit() else addr_of(target, socket.AF_INET)
+    s = socket.create_connection((ip, int(port)), timeout=10)
+    s.sendall(data.encode())
+    s.shutdown(socket.SHUT_WR)  # half-close: the server answers after our EOF
+    got = b""
+    while True:
+        d = s.recv(65536)
+        if not d:
+            break
+        got += d
+    return got.decode()
+
+
+def bulk(target, mib):
+    import hashlib
+    import os
+    import threading
+    data = os.urandom(int(mib) << 20)
+    ip = addr_of(target, socket.AF_INET)
+    s = socket.create_connection((ip, 7000), timeout=60)
+
+    def send():
+        s.sendall(data)
+        s.shutdown(socket.SHUT_WR)
+    t = threading.Thread(target=send)
+    t.start()
+    h = hashlib.sha256()
+    n = 0
+    while True:
+        d = s.recv(1 << 20)
+        if not d:
+            break
+        h.update(d)
+        n += len(d)
+    t.join()
+    same = h.hexdigest() == hashlib.sha256(b"echo:" + data).hexdigest()
+    return "bytes=%d sha256 %s" % (n, "matches" if same else "differs")
+
+
+def bench(target):
+    """Bulk throughput (512 MiB to a sink), median connect + 1-byte echo, and 1000
+    concurrent connections held open at once, as one line."""
+    import time
+    ip = addr_of(target, socket.AF_INET)
+    block = b"x" * (1 << 20)
+    s = socket.create_connection((ip, 7002), timeout=60)
+    t0 = time.perf_counter()
+    for _ in range(512):
+        s.sendall(block)
+    s.shutdown(socket.SHUT_WR)
+    got = int(s.recv(64))
+    dt = time.perf_counter() - t0
+    gbit = got * 8 / dt / 1e9
+    lat = []
+    for _ in range(200):
+        t = time.perf_counter()
+        c = socket.create_connection((ip, 7003), timeout=10)
+        c.sendall(b"!")
+        c.recv(1)
+        lat.append((time.perf_counter() - t) * 1000)
+        c.close()
+    lat.sort()
+    conns, ok = [], 0
+    for _ in range(1000):
+        c = socket.create_connection((ip, 7003), timeout=30)
+        conns.append(c)
+    for c in conns:
+        c.sendall(b"?")
+    for c in conns:
+        ok += c.recv(1) == b"?"
+        c.close()
+    return "gbit=%.2f connect_echo_ms_median=%.3f concurrent_ok=%d" % (gbit, lat[len(lat) // 2], ok)
+
+
+def udp(ip, port):
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        s.sendto(b"leak-by-udp", (ip, int(port)))
+        s.sendto(b"leak-by-udp", (ip, int(port)))
+    except OSError as e:
+        return "send-failed(%d)" % e.errno
+    return "sent"
+
+
+def query(name, qtype=1):
+    q = struct.pack("!HHHHHH", 0x4242, 0x0100, 1, 0, 0, 0)
+    for label in name.split("."):
+        q += bytes([len(label)]) + label.encode()
+    return q + b"\x00" + struct.pack("!HH", qtype, 1)
+
+
+def summary(r):
+    rcode = r[3] & 0xf
+    an = struct.unpack("!H", r[6:8])[0]
+    return "rcode=%d answers=%d" % (rcode, an)
+
+
+def dns_udp(server, name, qtype="1"):
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    s.settimeout(5)
+    s.sendto(query(name, int(qtype)), (server, 53))
+    return summary(s.recv(4096))
+
+
+def dns_tcp(server, name):
+    s = socket.create_connection((server, 53), timeout=5)
+    q = query(name)
+    s.sendall(struct.pack("!H", len(q)) + q)
+    n = struct.unpack("!H", s.recv(2))[0]
+    r = b""
+    while len(r) < n:
+        r += s.recv(n - len(r))
+    return summary(r)
+
+
+def main():
+    case, args = sys.argv[1], sys.argv[2:]
+    try:
+        if case == "resolve":
+            print(resolve(args[0]))
+        elif case == "resolve6":
+            print(resolve(args[0], socket.AF_INET6))
+        elif case == "https":
+            print(https(args[0], args[1] if len(args) > 1 else ""))
+        elif case == "https6":
+            print(https(args[0], args[1], socket.AF_INET6))
+        elif case == "resolve_then_https":  # resolve A, then TLS to B's address with SNI C
+            resolve(args[0])
+            print(https(addr_of(args[1], socket.AF_INET), args[2]))
+        elif case == "http":
+            print(http(args[0], *args[1:]))
+        elif case == "echo":
+            print(echo(*args))
+        elif case == "bulk":
+            print(bulk(*args))
+        elif case == "bench":
+            print(bench(*args))
+        elif case == "udp":
+            print(udp(*args))
+        elif case == "dns_udp":
+            print(dns_udp(*args))
+        elif case == "dns_tcp":
+            print(dns_tcp(*args))
+    except (OSError, ssl.SSLError) as e:
+        print("refused: %s" % type(e).__name__)
+
+
+main()

@@ -1,0 +1,263 @@
+#!/usr/bin/env python3
+"""The session network relay against servers of its own (issue 12, network.md).
+
+    relay_test.py --lash build/lash [--as-nobody] [--interception nftables|local]
+    exit 0 pass, 1 fail, 77 skip (not root: it needs network namespaces of its own)
+
+The harness re-runs itself in a new network and mount namespace (unshare), where it
+puts test addresses on lo (198.51.100.0/24, 2001:db8::/32), binds its own
+resolv.conf (nameserver 127.0.0.53, its DNS server) and starts the servers of
+net_servers.py: DNS, HTTPS reporting the SNI it got, HTTP reporting each Host, TCP
+echo with half-close, UDP sinks and a foreign resolver. lash then runs one session per
+case under a [network] profile (as uid 65534 with --as-nobody), the client being
+net_client.py. Each refusal is checked next to its allowance, and the servers' logs
+prove what crossed and what did not.
+"""
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SKIP = 77
+PY = "/usr/bin/python3"
+
+PROFILE = """[profile]
+description = network relay test
+
+[process]
+spawn_any = true
+
+[filesystem]
+include_workdir = true
+system_paths = true
+
+[network]
+allow_hosts = allowed.test, *.wild.test, second.test
+allow_ports = 80, 443, 7000, 7002-7003
+block_all_others = true
+{extra}
+"""
+
+
+def outer(args):
+    if os.geteuid() != 0:
+        print("SKIP: needs root for the test's own network namespace")
+        return SKIP
+    if not shutil.which("unshare") or not shutil.which("ip"):
+        print("SKIP: unshare or ip missing")
+        return SKIP
+    cmd = ["unshare", "--net", "--mount", "--propagation", "private", sys.executable, os.path.abspath(__file__),
+           "--inner"] + sys.argv[1:]
+    return subprocess.call(cmd)
+
+
+def sh(*cmd):
+    subprocess.run(cmd, check=True)
+
+
+class Env:
+    def __init__(self, args):
+        self.args = args
+        self.base = tempfile.mkdtemp(prefix="lash-net.")
+        os.chmod(self.base, 0o755)
+        self.home = os.path.join(self.base, "home")
+        os.makedirs(os.path.join(self.home, "profiles"))
+        for d in (self.base, self.home):
+            os.chmod(d, 0o755)
+        shutil.copy(os.path.join(HERE, "net_client.py"), os.path.join(self.base, "client.py"))
+        os.chmod(os.path.join(self.base, "client.py"), 0o644)
+        if args.as_nobody:
+            os.chown(self.home, 65534, 65534)
+            os.chown(os.path.join(self.home, "profiles"), 65534, 65534)
+
+    def profile(self, name, extra=""):
+        path = os.path.join(self.home, "profiles", name + ".profile")
+        with open(path, "w") as f:
+            f.write(PROFILE.format(extra=extra) if extra != "raw" else "")
+        if self.args.as_nobody:
+            os.chown(path, 65534, 65534)
+        return path
+
+    def run(self, profile, case, *cargs, timeout=40):
+        script = " ".join([PY, "client.py", case] + ["'%s'" % a for a in cargs])
+        cmd = [self.args.lash, "-p", profile, "-c", script]
+        if self.args.as_nobody:
+            cmd = ["setpriv", "--reuid", "65534", "--regid", "65534", "--clear-groups"] + cmd
+        env = {"PATH": "/usr/bin:/bin", "HOME": self.base, "LASH_HOME": self.home, "LC_ALL": "C"}
+        if self.args.interception == "local":
+            env["LASH_NET_INTERCEPTION"] = "local"
+        p = subprocess.run(cmd, cwd=self.base, env=env, capture_output=True, text=True, timeout=timeout)
+        return p.stdout.strip(), p.stderr.strip()
+
+    def audit(self):
+        try:
+            with open(os.path.join(self.home, "audit.log")) as f:
+                return f.read()
+        except OSError:
+            return ""
+
+
+def inner(args):
+    sh("ip", "link", "set", "lo", "up")
+    for a in ("198.51.100.10", "198.51.100.11", "198.51.100.12", "198.51.100.13", "198.51.100.20",
+              "198.51.100.53", "10.200.0.1", "127.0.0.53"):
+        sh("ip", "addr", "add", a + "/32", "dev", "lo")
+    for a in ("2001:db8::10", "2001:db8::20"):
+        sh("ip", "-6", "addr", "add", a + "/128", "dev", "lo", "nodad")
+    env = Env(args)
+    resolv = os.path.join(env.base, "resolv.conf")
+    with open(resolv, "w") as f:
+        f.write("nameserver 127.0.0.53\noptions timeout:2 attempts:1\n")
+    sh("mount", "--bind", resolv, "/etc/resolv.conf")
+    cert, key = os.path.join(env.base, "cert.pem"), os.path.join(env.base, "key.pem")
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert,
+                    "-days", "2", "-subj", "/CN=allowed.test"], check=True, capture_output=True)
+    sys.path.insert(0, HERE)
+    import net_servers as srv  # noqa: E402 - after the namespace exists
+    srv.start_all(cert, key, "127.0.0.53")
+    time.sleep(0.2)
+
+    env.profile("net")
+    env.profile("netwarn", "enforcement = warn")
+    env.profile("netips", "allow_hosts = allowed.test, 10.200.0.0/16")
+    env.profile("open", "raw")
+    with open(os.path.join(env.home, "profiles", "open.profile"), "w") as f:
+        f.write("[profile]\ndescription = open\n\n[process]\nspawn_any = true\n\n"
+                "[filesystem]\ninclude_workdir = true\nsystem_paths = true\n\n[network]\nblock_all_others = false\n"
+                "allow_hosts = allowed.test\n")
+
+    fails = []
+    passed = 0
+    if args.bench:
+        import resource
+        direct = subprocess.run([PY, os.path.join(env.base, "client.py"), "bench", "allowed.test"],
+                                capture_output=True, text=True).stdout.strip()
+        print("direct: " + direct)
+        relayed = env.run("net", "bench", "allowed.test", timeout=300)
+        print("relay:  " + relayed[0] + (" " + relayed[1][-300:] if relayed[1] else ""))
+        shutil.rmtree(env.base, ignore_errors=True)
+        return 0
+
+    def expect(what, got, want, log_has=None, log_lacks=None):
+        nonlocal passed
+        out, err = got
+        ok = want(out) if callable(want) else out == want
+        if log_has and not srv.LOG.has(log_has):
+            ok = False
+            err += "\n(server log lacks %r)" % log_has
+        if log_lacks and srv.LOG.has(log_lacks):
+            ok = False
+            err += "\n(server log has %r)" % log_lacks
+        if ok:
+            passed += 1
+            print("ok   %s: %s" % (what, out))
+        else:
+            fails.append(what)
+            print("FAIL %s: got %r\n     stderr: %s" % (what, out, err[-600:]))
+
+    refused = lambda o: o.startswith("refused")  # noqa: E731
+    # Names: allowed, refused, wildcard, apex, suffix trap, upper case, trailing dot.
+    expect("allowed name resolves", env.run("net", "resolve", "allowed.test"),
+           lambda o: "198.51.100.10" in o, log_has="dns allowed.test 1")
+    expect("refused name is NXDOMAIN, never asked upstream", env.run("net", "resolve", "other.test"),
+           lambda o: o.startswith("nxdomain"), log_lacks="dns other.test")
+    expect("wildcard subdomain resolves", env.run("net", "resolve", "www.wild.test"), "198.51.100.11")
+    expect("wildcard apex refused", env.run("net", "resolve", "wild.test"), lambda o: o.startswith("nxdomain"),
+           log_lacks="dns wild.test")
+    expect("suffix trap refused", env.run("net", "resolve", "evilwild.test"), lambda o: o.startswith("nxdomain"),
+           log_lacks="dns evilwild.test")
+    expect("upper case and trailing dot", env.run("net", "resolve", "ALLOWED.Test."),
+           lambda o: "198.51.100.10" in o)
+    # TLS: SNI by name over v4 and v6, IP literals, SNI mismatch.
+    expect("https allowed name (v4)", env.run("net", "https", "allowed.test", "allowed.test"),
+           "sni=allowed.test", log_has="tls 198.51.100.10 sni=allowed.test")
+    expect("https allowed name (v6)", env.run("net", "https6", "allowed.test", "allowed.test"),
+           "sni=allowed.test", log_has="tls 2001:db8::10 sni=allowed.test")
+    expect("https IP literal of allowed host (no DNS) refused",
+           env.run("net", "https", "198.51.100.10", "allowed.test"), refused)
+    expect("https IP literal of refused host refused", env.run("net", "https", "198.51.100.20", "other.test"),
+           refused, log_lacks="sni=other.test")
+    expect("https v6 literal refused", env.run("net", "https6", "2001:db8::20", "other.test"), refused,
+           log_lacks="tls 2001:db8::20")
+    expect("SNI differing from the resolved name refused",
+           env.run("net", "resolve_then_https", "allowed.test", "allowed.test", "other.test"), refused,
+           log_lacks="sni=other.test")
+    expect("allowed SNI to an address of another name refused",
+           env.run("net", "resolve_then_https", "www.wild.test", "www.wild.test", "allowed.test"), refused,
+           log_lacks="tls 198.51.100.11 sni=allowed.test")
+    # HTTP: Host on every request of a keep-alive connection.
+    expect("http Host allowed, twice on one connection",
+           env.run("net", "http", "allowed.test", "allowed.test", "allowed.test"),
+           "host=allowed.test host=allowed.test", log_has="host=allowed.test req=2")
+    expect("http second request with another Host cut",
+           env.run("net", "http", "allowed.test", "allowed.test", "other.test"),
+           lambda o: o.startswith("host=allowed.test ") and "other" not in o and o != "host=allowed.test host=allowed.test",
+           log_lacks="host=other.test")
+    # Ports and half-close.
+    expect("allowed non-HTTP port with half-close", env.run("net", "echo", "allowed.test", "7000", "ping"),
+           "echo:ping", log_has="echo 198.51.100.10 got=b'ping'")
+    expect("port not allowed refused", env.run("net", "echo", "allowed.test", "7001", "port7001"), refused,
+           log_lacks="port7001")
+    expect("64 MiB through the relay, sha256 intact", env.run("net", "bulk", "allowed.test", "64", timeout=120),
+           "bytes=%d sha256 matches" % ((64 << 20) + 5))
+    # UDP and DNS elsewhere.
+    env.run("net", "udp", "198.51.100.10", "9999")
+    env.run("net", "udp", "198.51.100.10", "443")
+    time.sleep(0.3)
+    expect("UDP to a random port and to 443 never leaves", ("", ""), "", log_lacks="udp ")
+    expect("DNS to a foreign resolver answered by lash's policy",
+           env.run("net", "dns_udp", "198.51.100.53", "other.test"), "rcode=3 answers=0",
+           log_lacks="foreign-dns")
+    expect("DNS to a foreign resolver for an allowed name is forwarded to the host's",
+           env.run("net", "dns_udp", "198.51.100.53", "allowed.test"), "rcode=0 answers=1",
+           log_lacks="foreign-dns")
+    expect("HTTPS records get NODATA", env.run("net", "dns_udp", "127.0.0.53", "allowed.test", "65"),
+           "rcode=0 answers=0", log_lacks="dns allowed.test 65")
+    expect("DNS over TCP allowed", env.run("net", "dns_tcp", "127.0.0.53", "allowed.test"), "rcode=0 answers=1")
+    expect("DNS over TCP refused name", env.run("net", "dns_tcp", "127.0.0.53", "other.test"), "rcode=3 answers=0")
+    # Internal addresses behind a name, unless listed by IP.
+    expect("a name leading to a private address refused", env.run("net", "http", "inside.test", "inside.test"),
+           lambda o: refused(o) or o.startswith("nxdomain") or o == "closed", log_lacks="http 10.200.0.1")
+    expect("the host's loopback is not the session's", env.run("net", "http", "127.0.0.1", "allowed.test"),
+           lambda o: refused(o) or o == "closed", log_lacks="http 127.0.0.1")
+    # warn: would deny, relayed, recorded.
+    expect("warn relays what enforce refuses", env.run("netwarn", "https", "198.51.100.20", "other.test"),
+           "sni=other.test", log_has="tls 198.51.100.20 sni=other.test")
+    expect("warn records it", ("x", ""), lambda o: "other.test" in env.audit())
+    # block_all_others = false: no namespace, direct.
+    expect("block_all_others = false reaches other hosts directly",
+           env.run("open", "http", "198.51.100.20", "other.test"), "host=other.test",
+           log_has="http 198.51.100.20 host=other.test")
+    # Nothing left behind.
+    time.sleep(0.5)
+    left = subprocess.run(["pgrep", "-f", env.base],
+                          capture_output=True, text=True).stdout.split()
+    left = [p for p in left if int(p) != os.getpid()]
+    nets = subprocess.run(["lsns", "-n", "-t", "net", "-o", "NS,COMMAND"], capture_output=True,
+                          text=True).stdout.splitlines()
+    expect("no process left after the sessions", ("", ""), lambda o: not left)
+    expect("no network namespace held by a lash left", ("", ""),
+           lambda o: not [n for n in nets if args.lash in n])
+    print("%d passed, %d failed" % (passed, len(fails)))
+    shutil.rmtree(env.base, ignore_errors=True)
+    return 1 if fails else 0
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--lash", required=True)
+    ap.add_argument("--as-nobody", action="store_true")
+    ap.add_argument("--interception", default="nftables")
+    ap.add_argument("--inner", action="store_true")
+    ap.add_argument("--bench", action="store_true", help="throughput, latency and 1000 connections, direct and relayed")
+    args = ap.parse_args()
+    args.lash = os.path.abspath(args.lash)
+    return inner(args) if args.inner else outer(args)
+
+
+sys.exit(main())
