@@ -16,7 +16,11 @@
 #include "base/strutil.h"
 #include "builtins/families.h"
 #include "exec/options.h"
+#include "exec/job_control.h"
 #include "exec/stack_guard.h"
+#include "interactive/history.h"
+#include "interactive/prompt.h"
+#include "interactive/repl.h"
 #include "exec/session.h"
 #include "exec/shell.h"
 #include "lash_config.h"
@@ -223,7 +227,9 @@ int dump_ast(const std::string& text, const std::string& name) {
 
 int main(int argc, char** argv) {
   lash::builtins::register_all();
+  lash::interactive::register_history_builtin();
   Shell sh;
+  bool ps1_from_environment = ::getenv("PS1") != nullptr;
   init_variables(sh);
   Invocation inv = parse_args(sh, argc, argv);
   if (argv[0] && argv[0][0] == '-') inv.login = true;
@@ -233,6 +239,12 @@ int main(int argc, char** argv) {
   sh.opt.stdin_cmds = from_stdin;
   sh.install_signal_handlers();
   if (sh.opt.interactive) sh.install_interactive_handlers();
+  // A person at a terminal: line editing, history, completion, job control.
+  const bool terminal_session = sh.opt.interactive && from_stdin && ::isatty(0) && !inv.dump_ast;
+  if (terminal_session) {
+    if (!ps1_from_environment) sh.vars.set("PS1", lash::interactive::kDefaultPs1);
+    lash::exec::init_job_control(sh);
+  }
 
   // -n only parses: it needs no profile. Everything else runs under one.
   if (!(sh.opt.noexec && !sh.opt.interactive)) {
@@ -282,6 +294,7 @@ int main(int argc, char** argv) {
   }
   sh.arg0 = argv[0];
   sh.params = inv.operands;
+  if (terminal_session) lash::interactive::run_interactive(sh);
   int st = sh.run_fd(0, "stdin");
   sh.exit_shell(sh.ctl == lash::exec::Ctl::exit ? sh.exit_status_for_ctl : st);
 }

@@ -221,6 +221,17 @@ void Shell::exit_by_signal(int sig) {
 
 void Shell::become_subshell() {
   in_subshell = true;
+  // The interactive shell's keyboard signals are its own: a subshell it starts is
+  // stopped by ^Z and ended by ^C like any program (or, where the profile refuses job
+  // control, ignores ^Z: nothing could resume it).
+  if (opt.interactive) {
+    for (int sig : {SIGINT, SIGQUIT, SIGTERM, SIGTSTP, SIGTTIN, SIGTTOU, SIGWINCH})
+      if (!trap_set[sig]) set_disposition(sig, SIG_DFL);
+    if (!opt.monitor && !trap_set[SIGTSTP]) set_disposition(SIGTSTP, SIG_IGN);
+  }
+  jc.pgid = -1;
+  jc.foreground = false;
+  jc.fg_pids.clear();
   jobs.clear();
   reaped_unclaimed.clear();
   live_children.clear();  // the parent's, not this process's
