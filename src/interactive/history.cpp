@@ -125,7 +125,14 @@ void History::add(const std::string& entry_in) {
 void History::append_to_file(const std::string& entry) {
   size_t file_limit = file_size_limit();
   if (file_limit == 0 || path_.empty() || !may_write_ || !may_write_()) return;
-  unique_fd fd(::open(path_.c_str(), O_RDWR | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY, 0600));
+  const int flags = O_RDWR | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY;
+  unique_fd fd(::open(path_.c_str(), flags, 0600));
+  if (!fd && errno == ENOENT) {
+    // $LASH_HOME itself may not exist yet (only sandboxed sessions make it at start).
+    size_t slash = path_.rfind('/');
+    if (slash != std::string::npos && slash > 0 && ::mkdir(path_.substr(0, slash).c_str(), 0700) == 0)
+      fd.reset(::open(path_.c_str(), flags, 0600));
+  }
   if (!fd) return;
   struct stat st;
   if (::fstat(fd.get(), &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != ::geteuid() || st.st_nlink != 1) return;
