@@ -192,7 +192,7 @@ void init_variables(Shell& sh) {
 // read like policy files: one name each (a symlink or second hard link could lie in a
 // session's writable grant) and $LASH_HOME as the sandbox protects it.
 void run_login_files(Shell& sh) {
-  for (const std::string& path : {std::string(LASH_SYSTEM_DIR) + "/login", lash::policy::lash_home() + "/login"}) {
+  for (const std::string& path : {lash::policy::system_dir() + "/login", lash::policy::lash_home() + "/login"}) {
     auto read = lash::policy::read_policy_file(path, lash::policy::kMaxPolicyFile);
     if (!read) {
       sh.error("login file not read: " + read.error().message());
