@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cerrno>
 
+#include "exec/denial_limit.h"
 #include "exec/job_control.h"
 #include "exec/shell.h"
 
@@ -114,6 +115,8 @@ int Shell::wait_pid(pid_t pid, bool interruptible) {
   g_foreground = 0;
   child_gone(pid);
   int st = decode(ws);
+  // A subshell that reached the session's refusal limit ended; so does the session.
+  if (denial_limit_reached()) g_pending_any = 1;
   for (auto& j : jobs)
     if (!j.done) job_member_ended(j, pid, st);
   return st;

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <string>
 
+#include "exec/denial_limit.h"
 #include "exec/shell.h"
 #include "sandbox/launch.h"
 
@@ -123,7 +124,9 @@ void Shell::set_trap(int sig, std::optional<std::string> action) {
 }
 
 void Shell::run_pending_traps() {
-  if (!g_pending_any || in_trap) return;
+  if (!g_pending_any) return;
+  if (denial_limit_reached()) end_for_denials(*this);
+  if (in_trap) return;
   g_pending_any = 0;
   for (int sig = 1; sig < NSIG; ++sig) {
     if (!g_pending[sig]) continue;

@@ -5,8 +5,10 @@
 
 #include "base/strutil.h"
 #include "exec/builtin_api.h"
+#include "exec/denial_limit.h"
 #include "exec/job_control.h"
 #include "exec/policy_gate.h"
+#include "exec/session.h"
 #include "exec/stack_guard.h"
 #include "interactive/completion.h"
 #include "interactive/history.h"
@@ -43,11 +45,21 @@ void update_job_control(Shell& sh, bool& first) {
   first = false;
 }
 
+// TMOUT, bounded by the profile's [monitoring] idle_timeout, which the user cannot
+// raise or turn off (an unset or larger TMOUT gives the profile's).
 int timeout_seconds(Shell& sh) {
-  const std::string* t = sh.vars.get("TMOUT");
-  if (!t) return 0;
-  auto n = str::parse_int(*t);
-  return n && *n > 0 && *n < 1000000 ? int(*n) : 0;
+  int user = 0;
+  if (const std::string* t = sh.vars.get("TMOUT")) {
+    auto n = str::parse_int(*t);
+    if (n && *n > 0) user = *n < 1000000 ? int(*n) : 1000000;
+  }
+  int profile = 0;
+  if (exec::Session* s = exec::current_session(); s && s->active) {
+    uint64_t v = s->active->values.idle_timeout.value;
+    profile = v > 1000000 ? 1000000 : int(v);
+  }
+  if (profile > 0 && (user == 0 || user > profile)) return profile;
+  return user;
 }
 
 syntax::ParseOptions parse_options(Shell& sh) {
@@ -184,6 +196,7 @@ void run_interactive(Shell& sh) {
   std::string pending;
   for (;;) {
     bool continuation = !pending.empty();
+    if (exec::denial_limit_reached()) exec::end_for_denials(sh);
     if (!continuation) {
       update_job_control(sh, first_prompt);
       if (sh.jc.tty >= 0) exec::notify_jobs(sh);

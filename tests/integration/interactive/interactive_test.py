@@ -516,9 +516,42 @@ def editing_dry_run(env):
         t.close()
 
 
+@case("monitoring: [monitoring] idle_timeout ends an idle shell (TMOUT cannot raise it); max_denials ends the session")
+def monitoring_limits(env):
+    os.makedirs(os.path.join(env.lash_home, "profiles"))
+    with open(os.path.join(env.lash_home, "profiles", "limited.profile"), "w") as f:
+        f.write("[inherit]\nfrom = restricted\n[monitoring]\nmax_denials = 2\nidle_timeout = 2\n")
+    t = env.start("-p", "limited")
+    try:
+        t.line("TMOUT=100000")
+        t.expect(PROMPT)
+        t.expect("timed out waiting for input", 60)
+        t.wait_exit(30)
+    finally:
+        t.close()
+    t = env.start("-p", "limited")
+    try:
+        t.line("env; echo between")
+        t.expect(r"\nbetween")
+        t.line("(env); echo not-reached")
+        t.expect(r"max_denials")
+        st = t.wait_exit(30)
+        assert st == 126, st
+        assert "\nnot-reached" not in t.text()
+    finally:
+        t.close()
+    # The twin: the same refusals under restricted (no limit) leave the shell running.
+    t = env.start("-p", "restricted")
+    try:
+        t.line("env; (env); env; echo still-running")
+        t.expect(r"\nstill-running")
+    finally:
+        t.close()
+
+
 GROUPS = {
     "editing": [editing_keys, editing_prompt, editing_multiline, editing_errors, editing_refused, editing_signals,
-                editing_eof, editing_dry_run],
+                editing_eof, editing_dry_run, monitoring_limits],
     "jobs": [jobs_stop_fg, jobs_ctrl_c, jobs_bg_notify, jobs_kill_wait, jobs_exit, jobs_refused],
     "history": [history_sessions, history_limits, history_restricted],
     "completion": [completion_basic, completion_profiles],
