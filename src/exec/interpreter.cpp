@@ -77,7 +77,7 @@ int Shell::eval_and_or(const ast::AndOr& ao, bool tail) {
 
 int Shell::eval_pipeline(const ast::Pipeline& p, bool tail) {
   int st;
-  ForegroundJob job(*this);  // interactive job control: the pipeline is one job
+  ForegroundJob job(*this, p.range);  // interactive job control: the pipeline is one job
   if (p.bang) ++cond_depth;
   if (p.commands.size() == 1) {
     st = eval_command(p.commands[0], tail && !p.bang);
@@ -312,7 +312,7 @@ int Interp::run_background(Shell& sh, const ast::AndOr& ao) {
   // now, while the job cannot have been reaped (one /proc read per background job).
   pid_t shown = sandbox::session_pid_of(pid);
   if (shown <= 0) shown = pid;
-  add_background_job(sh, pid, shown);
+  add_background_job(sh, pid, shown, ao.range);
   sh.last_bg = pid;
   sh.last_bg_shown = shown;
   return 0;

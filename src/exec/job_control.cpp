@@ -70,6 +70,14 @@ std::string trimmed(std::string s) {
   return b == std::string::npos ? std::string() : s.substr(b);
 }
 
+// The command as typed: its part of the line when the shell is running the line
+// itself (not a function body or eval text, whose positions are in another text).
+std::string job_text(const Shell& sh, const ast::SourceRange& r) {
+  const std::string& line = sh.jc.command_text;
+  if (sh.call_depth == 0 && r.end > r.begin && r.end <= line.size()) return trimmed(line.substr(r.begin, r.end - r.begin));
+  return trimmed(line);
+}
+
 }  // namespace
 
 bool init_job_control(Shell& sh) {
@@ -121,7 +129,7 @@ void job_process_started(Shell& sh, pid_t pid) {
   (void)sandbox::give_terminal(sh.jc.tty, sh.jc.pgid);
 }
 
-ForegroundJob::ForegroundJob(Shell& sh) : sh_(sh) {
+ForegroundJob::ForegroundJob(Shell& sh, const ast::SourceRange& range) : sh_(sh), range_(range) {
   if (!job_control_active(sh)) return;
   open_ = true;
   saved_pgid_ = sh.jc.pgid;
@@ -164,7 +172,7 @@ int ForegroundJob::finish(int status) {
     j.shown = sandbox::session_pid_of(pids.front());
     if (j.shown <= 0) j.shown = pids.front();
     j.number = next_job_number(sh_);
-    j.text = trimmed(sh_.jc.command_text);
+    j.text = job_text(sh_, range_);
     j.stopped = true;
     j.seq = ++sh_.jc.seq;
     j.reported = true;
@@ -179,14 +187,14 @@ int ForegroundJob::finish(int status) {
   return status;
 }
 
-Job& add_background_job(Shell& sh, pid_t pid, pid_t shown) {
+Job& add_background_job(Shell& sh, pid_t pid, pid_t shown, const ast::SourceRange& range) {
   Job j;
   j.pid = pid;
   j.shown = shown;
   j.members = {pid};
   j.pgid = job_control_active(sh) ? pid : 0;
   j.number = next_job_number(sh);
-  j.text = trimmed(sh.jc.command_text);
+  j.text = job_text(sh, range);
   j.seq = ++sh.jc.seq;
   sh.jobs.push_back(std::move(j));
   if (sh.opt.interactive && !sh.in_subshell)

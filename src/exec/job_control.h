@@ -42,7 +42,8 @@ void job_process_started(Shell& sh, pid_t pid);
 // one stopped or killed by SIGINT raises JobInterrupted from finish().
 class ForegroundJob {
  public:
-  explicit ForegroundJob(Shell& sh);
+  // RANGE: where the pipeline is in the line typed (its text in `jobs`).
+  ForegroundJob(Shell& sh, const ast::SourceRange& range);
   ~ForegroundJob();
   int finish(int status);
   ForegroundJob(const ForegroundJob&) = delete;
@@ -56,11 +57,12 @@ class ForegroundJob {
   bool saved_foreground_ = false;
   std::vector<pid_t> saved_pids_;
   int saved_stop_ = 0;
+  ast::SourceRange range_;
 };
 
 // A background job started (`cmd &`): its own group, in the jobs table, "[N] PID"
 // on stderr when interactive.
-Job& add_background_job(Shell& sh, pid_t pid, pid_t shown);
+Job& add_background_job(Shell& sh, pid_t pid, pid_t shown, const ast::SourceRange& range);
 
 // A child of the shell stopped (waitpid said so).
 void note_stopped(Shell& sh, pid_t pid, int signal);

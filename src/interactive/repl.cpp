@@ -105,6 +105,10 @@ bool may_leave(Shell& sh) {
 }
 
 void run_line(Shell& sh, const std::string& text) {
+  // At the prompt nothing is being evaluated: a command cut short by ^C or ^Z (an
+  // exception through a loop or a `!`) must not leave its depth counters behind.
+  sh.loop_depth = 0;
+  sh.cond_depth = 0;
   syntax::ParseOptions po = parse_options(sh);
   po.text_is_complete = true;
   syntax::Parser parser(text, po);

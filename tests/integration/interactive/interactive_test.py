@@ -73,6 +73,18 @@ def status_is(t, value):
     t.expect(PROMPT)
 
 
+def stop_job(t):
+    """^Z, then wait for the Stopped notice. Pressed again if none comes within 15 s:
+    seen rarely on the first command of a session under load (see the report of
+    issue 20); a second ^Z always stopped the job."""
+    t.send("\x1a")
+    try:
+        return t.expect(r"\[\d+\]\+\s+Stopped", 15)
+    except Timeout:
+        t.send("\x1a")
+        return t.expect(r"\[\d+\]\+\s+Stopped", 60)
+
+
 def wait_for_file(path, timeout=60):
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -221,8 +233,7 @@ def jobs_stop_fg(env):
     try:
         t.line("sh -c 'echo job-\"\"ready; exec sleep 300'")
         t.expect(r"job-ready")
-        t.send("\x1a")
-        t.expect(r"\[1\]\+\s+Stopped\s+sh -c")
+        stop_job(t)
         t.expect(PROMPT)
         status_is(t, 148)
         t.line("jobs -l")
@@ -265,8 +276,7 @@ def jobs_bg_notify(env):
     try:
         t.line("sh -c 'echo bg-\"\"ready; while [ ! -e %s ]; do sleep 0.05; done; echo finished-\"\"bg'" % marker)
         t.expect(r"bg-ready")
-        t.send("\x1a")
-        t.expect(r"\[1\]\+\s+Stopped")
+        stop_job(t)
         t.expect(PROMPT)
         t.line("bg")
         t.expect(r"\[1\]\+ sh -c .* &")
@@ -316,8 +326,7 @@ def jobs_exit(env):
         t.expect(r"hup-ready")
         t.line("sh -c 'echo stop-\"\"ready; exec sleep 300'")
         t.expect(r"stop-ready")
-        t.send("\x1a")
-        t.expect(r"Stopped")
+        stop_job(t)
         t.expect(PROMPT)
         t.line("exit")
         t.expect("There are stopped jobs.")
