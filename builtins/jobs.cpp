@@ -1,4 +1,4 @@
-// Process builtins: wait kill trap.
+// Process builtins: wait kill trap, and job control: jobs fg bg disown.
 #include <signal.h>
 #include <sys/wait.h>
 
@@ -9,6 +9,7 @@
 
 #include "base/strutil.h"
 #include "builtins/families.h"
+#include "exec/job_control.h"
 #include "exec/policy_gate.h"
 #include "exec/shell.h"
 #include "exec/signal_gate.h"
@@ -44,22 +45,14 @@ std::optional<Operand> operand(Shell& sh, const std::string& arg) {
       }
     return o;
   }
-  if (jobs.empty()) return std::nullopt;
-  const exec::Job* j = nullptr;
-  if (arg == "%" || arg == "%%" || arg == "%+") {
-    j = &jobs.back();
-  } else if (arg == "%-") {
-    if (jobs.size() < 2) return std::nullopt;
-    j = &jobs[jobs.size() - 2];
-  } else {
-    auto n = str::parse_int(arg.substr(1));
-    if (!n || *n < 1 || size_t(*n) > jobs.size()) return std::nullopt;
-    j = &jobs[size_t(*n) - 1];
-  }
+  std::string message;
+  const exec::Job* j = exec::find_job(sh, arg, message);
+  if (!j) return std::nullopt;
   return Operand{j->shown > 0 ? j->shown : j->pid, j};
 }
 
 int bi_wait(Shell& sh, std::vector<std::string>& argv) {
+  if (argv.size() == 2 && argv[1] == "-n") return exec::wait_any_job(sh);
   if (argv.size() == 1) {
     for (auto& j : sh.jobs)
       if (!j.done) {
@@ -76,6 +69,12 @@ int bi_wait(Shell& sh, std::vector<std::string>& argv) {
       return 2;
     }
     st = o->job ? sh.wait_pid(o->job->pid, true) : 127;
+    if (o->job && o->job->done && argv[i][0] == '%') {
+      // Waited for by its job spec: reported, gone from the table.
+      auto* j = const_cast<exec::Job*>(o->job);
+      j->listed = false;
+      j->reported = true;
+    }
   }
   return st;
 }
@@ -182,8 +181,13 @@ int bi_kill(Shell& sh, std::vector<std::string>& argv) {
     if (o->job) {
       // One of this shell's own jobs (lash is its parent and has not reaped it: the
       // pid is still its own). A job that has ended is gone.
-      pid_t host = o->value < 0 ? -o->job->pid : o->job->pid;
+      // A job with a process group of its own (job control) is signalled as a group,
+      // and a stopped one is continued so that it can act on the signal.
+      bool group = o->job->pgid > 0 && (argv[i][0] == '%' || o->value < 0);
+      pid_t host = group ? -o->job->pgid : o->value < 0 ? -o->job->pid : o->job->pid;
       err = o->job->done ? ESRCH : ::kill(host, sig) == 0 ? 0 : errno;
+      if (err == 0 && o->job->stopped && sig != SIGCONT && sig != SIGSTOP && sig != SIGTSTP && sig != 0)
+        (void)::kill(host, SIGCONT);
     } else if (!sandbox::running_sandboxed()) {
       err = exec::signal_not_a_job(sh, o->value, sig, argv[i]);
       if (err == exec::kSignalRefused) {
@@ -339,7 +343,164 @@ exec::BuiltinEffects trap_effects(Shell& sh, const std::vector<std::string>& arg
   return e;
 }
 
+// ---- job control: jobs fg bg disown ---------------------------------------------
+
+// Every one acts on the session's own jobs: job_control_own, checked before it runs.
+exec::BuiltinEffects job_control_effects(Shell&, const std::vector<std::string>& argv) {
+  exec::BuiltinEffects e;
+  e.actions.push_back({policy::Builtin{policy::Capability::job_control_own, argv[0]}});
+  return e;
+}
+
+// The jobs named by ARGV from FIRST (the current job when there is none).
+bool named_jobs(Shell& sh, const std::vector<std::string>& argv, size_t first, std::vector<exec::Job*>& out) {
+  if (first >= argv.size()) {
+    std::string message;
+    exec::Job* j = exec::current_job(sh);
+    if (!j) {
+      sh.error(argv[0] + ": current: no such job");
+      return false;
+    }
+    out.push_back(j);
+    return true;
+  }
+  bool ok = true;
+  for (size_t i = first; i < argv.size(); ++i) {
+    std::string message;
+    exec::Job* j = exec::find_job(sh, argv[i], message);
+    if (!j && argv[i][0] != '%') {  // a pid of a job
+      auto n = str::parse_int(argv[i]);
+      for (auto& job : sh.jobs)
+        if (n && job.listed && (job.shown == *n || job.pid == *n)) j = &job;
+    }
+    if (!j) {
+      sh.error(argv[0] + ": " + (message.empty() ? argv[i] + ": no such job" : message));
+      ok = false;
+      continue;
+    }
+    out.push_back(j);
+  }
+  return ok;
+}
+
+int bi_jobs(Shell& sh, std::vector<std::string>& argv) {
+  bool long_form = false, pids_only = false;
+  size_t i = 1;
+  for (; i < argv.size() && argv[i].size() > 1 && argv[i][0] == '-'; ++i) {
+    if (argv[i] == "--") {
+      ++i;
+      break;
+    }
+    for (char c : argv[i].substr(1)) {
+      if (c == 'l') long_form = true;
+      else if (c == 'p') pids_only = true;
+      else {
+        sh.error("jobs: usage: jobs [-l|-p] [job_id...]");
+        return 2;
+      }
+    }
+  }
+  sh.reap_jobs();
+  std::vector<exec::Job*> which;
+  bool ok = true;
+  if (i < argv.size()) ok = named_jobs(sh, argv, i, which);
+  else
+    for (auto& j : sh.jobs)
+      if (j.listed) which.push_back(&j);
+  for (exec::Job* j : which) {
+    pid_t shown = j->shown > 0 ? j->shown : j->pid;
+    if (pids_only) {
+      sh.out() << std::to_string(shown) << '\n';
+      continue;
+    }
+    std::string state = exec::job_state(*j);
+    if (state.size() < 24) state.append(24 - state.size(), ' ');
+    sh.out() << '[' << std::to_string(j->number) << ']' << exec::job_mark(sh, *j) << "  ";
+    if (long_form) sh.out() << std::to_string(shown) << ' ';
+    sh.out() << state << j->text << (!j->done && !j->stopped ? " &" : "") << '\n';
+  }
+  // What was shown is reported; a finished job leaves the table.
+  for (exec::Job* j : which) {
+    j->reported = true;
+    if (j->done) j->listed = false;
+  }
+  return ok ? 0 : 1;
+}
+
+int bi_fg(Shell& sh, std::vector<std::string>& argv) {
+  if (!exec::job_control_active(sh)) {
+    sh.error("fg: no job control");
+    return 1;
+  }
+  std::vector<exec::Job*> which;
+  if (!named_jobs(sh, argv, 1, which)) return 1;
+  exec::Job& j = *which.front();
+  if (j.done) {
+    sh.error("fg: job has terminated");
+    j.listed = false;
+    return 1;
+  }
+  sh.out() << j.text << '\n';
+  sh.out().flush();
+  return exec::continue_foreground(sh, j);
+}
+
+int bi_bg(Shell& sh, std::vector<std::string>& argv) {
+  if (!exec::job_control_active(sh)) {
+    sh.error("bg: no job control");
+    return 1;
+  }
+  std::vector<exec::Job*> which;
+  bool ok = named_jobs(sh, argv, 1, which);
+  for (exec::Job* j : which) {
+    if (j->done) {
+      sh.error("bg: job has terminated");
+      ok = false;
+      continue;
+    }
+    if (!j->stopped) {
+      sh.error("bg: job " + std::to_string(j->number) + " already in background");
+      continue;
+    }
+    exec::continue_background(sh, *j);
+    sh.out() << '[' << std::to_string(j->number) << ']' << exec::job_mark(sh, *j) << ' ' << j->text << " &\n";
+  }
+  return ok ? 0 : 1;
+}
+
+int bi_disown(Shell& sh, std::vector<std::string>& argv) {
+  bool all = false, keep = false;
+  size_t i = 1;
+  for (; i < argv.size() && argv[i].size() > 1 && argv[i][0] == '-'; ++i) {
+    for (char c : argv[i].substr(1)) {
+      if (c == 'a') all = true;
+      else if (c == 'h') keep = true;
+      else {
+        sh.error("disown: usage: disown [-h] [-a] [job_id...]");
+        return 2;
+      }
+    }
+  }
+  std::vector<exec::Job*> which;
+  bool ok = true;
+  if (all)
+    for (auto& j : sh.jobs) {
+      if (j.listed) which.push_back(&j);
+    }
+  else
+    ok = named_jobs(sh, argv, i, which);
+  for (exec::Job* j : which) {
+    j->nohup = true;           // no SIGHUP when the shell exits
+    if (!keep) j->listed = false;  // and, without -h, gone from the table
+  }
+  return ok ? 0 : 1;
+}
+
 constexpr exec::BuiltinDef kJobs[] = {
+    {"bg", bi_bg, job_control_effects, exec::BuiltinKind::regular, "continue a stopped job in the background"},
+    {"disown", bi_disown, job_control_effects, exec::BuiltinKind::regular, "forget a job"},
+    {"fg", bi_fg, job_control_effects, exec::BuiltinKind::regular, "continue a job in the foreground"},
+    {"jobs", bi_jobs, job_control_effects, exec::BuiltinKind::regular, "list the session's jobs"},
     {"kill", bi_kill, kill_effects, exec::BuiltinKind::regular, "send a signal"},
     {"trap", bi_trap, trap_effects, exec::BuiltinKind::special, "run commands on signals and exit"},
     {"wait", bi_wait, wait_effects, exec::BuiltinKind::regular, "wait for background jobs"},

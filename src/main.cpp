@@ -16,7 +16,11 @@
 #include "base/strutil.h"
 #include "builtins/families.h"
 #include "exec/options.h"
+#include "exec/job_control.h"
 #include "exec/stack_guard.h"
+#include "interactive/history.h"
+#include "interactive/prompt.h"
+#include "interactive/repl.h"
 #include "exec/session.h"
 #include "exec/shell.h"
 #include "lash_config.h"
@@ -47,13 +51,18 @@ constexpr const char* kUsage =
     "  -p NAME, --profile NAME, --profile=NAME\n"
     "                         run under the security profile NAME\n"
     "  -e -u -x -v -f -n -C -a  as for `set` (+X turns an option off)\n"
-    "  -o OPTION, +o OPTION   set or unset a long option (pipefail, noclobber, ...)\n"
+    "  -o OPTION, +o OPTION   set or unset a long option (pipefail, noclobber, ignoreeof,\n"
+    "                         nohighlight, ...)\n"
     "  --dump-ast             with -n: print the syntax tree instead of running\n"
     "  --version              print the version and exit\n"
     "  --help                 print this help and exit\n"
     "\n"
     "A profile that restricts [network] runs its programs in a network namespace whose\n"
     "only way out is lash's relay: hosts are allowed by name (DNS, TLS SNI, HTTP Host).\n"
+    "\n"
+    "Interactive keys (GNU readline, ~/.inputrc): Tab completes; Alt-Enter prints the\n"
+    "dry run (profile test) of the line and keeps it; ^C drops the line; ^D exits;\n"
+    "^Z stops the foreground job (jobs, fg, bg). History: $LASH_HOME/history.\n"
     "\n"
     "Exit status: 0 success, 1 builtin failure, 2 usage or syntax error,\n"
     "126 refused by the profile or not executable, 127 not found, 128+N signal N.\n";
@@ -191,7 +200,7 @@ void init_variables(Shell& sh) {
 // read like policy files: one name each (a symlink or second hard link could lie in a
 // session's writable grant) and $LASH_HOME as the sandbox protects it.
 void run_login_files(Shell& sh) {
-  for (const std::string& path : {std::string(LASH_SYSTEM_DIR) + "/login", lash::policy::lash_home() + "/login"}) {
+  for (const std::string& path : {lash::policy::system_dir() + "/login", lash::policy::lash_home() + "/login"}) {
     auto read = lash::policy::read_policy_file(path, lash::policy::kMaxPolicyFile);
     if (!read) {
       sh.error("login file not read: " + read.error().message());
@@ -226,7 +235,9 @@ int dump_ast(const std::string& text, const std::string& name) {
 
 int main(int argc, char** argv) {
   lash::builtins::register_all();
+  lash::interactive::register_history_builtin();
   Shell sh;
+  bool ps1_from_environment = ::getenv("PS1") != nullptr;
   init_variables(sh);
   Invocation inv = parse_args(sh, argc, argv);
   if (argv[0] && argv[0][0] == '-') inv.login = true;
@@ -236,6 +247,12 @@ int main(int argc, char** argv) {
   sh.opt.stdin_cmds = from_stdin;
   sh.install_signal_handlers();
   if (sh.opt.interactive) sh.install_interactive_handlers();
+  // A person at a terminal: line editing, history, completion, job control.
+  const bool terminal_session = sh.opt.interactive && from_stdin && ::isatty(0) && !inv.dump_ast;
+  if (terminal_session) {
+    if (!ps1_from_environment) sh.vars.set("PS1", lash::interactive::kDefaultPs1);
+    lash::exec::init_job_control(sh);
+  }
 
   // -n only parses: it needs no profile. Everything else runs under one.
   if (!(sh.opt.noexec && !sh.opt.interactive)) {
@@ -285,6 +302,7 @@ int main(int argc, char** argv) {
   }
   sh.arg0 = argv[0];
   sh.params = inv.operands;
+  if (terminal_session) lash::interactive::run_interactive(sh);
   int st = sh.run_fd(0, "stdin");
   sh.exit_shell(sh.ctl == lash::exec::Ctl::exit ? sh.exit_status_for_ctl : st);
 }

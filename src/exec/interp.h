@@ -5,6 +5,7 @@
 
 #include "base/unique_fd.h"
 #include "base/status.h"
+#include "exec/job_control.h"
 #include "exec/shell.h"
 #include "sandbox/launch.h"
 
@@ -53,13 +54,14 @@ pid_t fork_subshell(Shell& sh, Setup&& setup, Body&& body) {
     return kForkRefused;
   }
   sh.flush_all();
-  auto pid = sandbox::fork_shell(sh.prepared());
+  auto pid = sandbox::fork_shell(sh.prepared(), job_fork_pgid(sh), job_fork_tty(sh));
   if (!pid.ok()) {
     sh.error("cannot fork: " + pid.error().message());
     return -1;
   }
   if (*pid != 0) {
     sh.child_started(*pid);
+    job_process_started(sh, *pid);
     return *pid;
   }
   sh.become_subshell();

@@ -77,6 +77,7 @@ int Shell::eval_and_or(const ast::AndOr& ao, bool tail) {
 
 int Shell::eval_pipeline(const ast::Pipeline& p, bool tail) {
   int st;
+  ForegroundJob job(*this, p.range);  // interactive job control: the pipeline is one job
   if (p.bang) ++cond_depth;
   if (p.commands.size() == 1) {
     st = eval_command(p.commands[0], tail && !p.bang);
@@ -94,6 +95,7 @@ int Shell::eval_pipeline(const ast::Pipeline& p, bool tail) {
       exit_status_for_ctl = st;
     }
   }
+  st = job.finish(st);
   if (p.bang) {
     --cond_depth;
     st = st == 0 ? 1 : 0;
@@ -297,13 +299,20 @@ int Interp::run_background(Shell& sh, const ast::AndOr& ao) {
       sh.child_exit(2);
     }
   };
+  // Job control: the job is a process group of its own, not in the foreground.
+  pid_t saved_pgid = sh.jc.pgid;
+  bool saved_foreground = sh.jc.foreground;
+  sh.jc.pgid = 0;
+  sh.jc.foreground = false;
   pid_t pid = fork_subshell(sh, setup, [&] { return sh.eval_and_or(ao, true); });
+  sh.jc.pgid = saved_pgid;
+  sh.jc.foreground = saved_foreground;
   if (pid < 0) return pid == kForkRefused ? status::refused : 2;
   // In a session with its own pid namespace the shell speaks its numbering: read
   // now, while the job cannot have been reaped (one /proc read per background job).
   pid_t shown = sandbox::session_pid_of(pid);
   if (shown <= 0) shown = pid;
-  sh.jobs.push_back(Job{pid, false, 0, shown});
+  add_background_job(sh, pid, shown, ao.range);
   sh.last_bg = pid;
   sh.last_bg_shown = shown;
   return 0;

@@ -9,7 +9,7 @@ namespace {
 
 constexpr OptionInfo kOptions[] = {
     {"errexit", 'e', &Options::errexit},   {"noglob", 'f', &Options::noglob},
-    {"ignoreeof", 0, nullptr},             {"interactive", 'i', &Options::interactive},
+    {"ignoreeof", 0, &Options::ignoreeof},             {"interactive", 'i', &Options::interactive},
     {"monitor", 'm', &Options::monitor},   {"noexec", 'n', &Options::noexec},
     {"stdin", 's', &Options::stdin_cmds},  {"xtrace", 'x', &Options::xtrace},
     {"verbose", 'v', &Options::verbose},   {"vi", 0, nullptr},
@@ -18,6 +18,7 @@ constexpr OptionInfo kOptions[] = {
     {"nounset", 'u', &Options::nounset},   {"privileged", 0, nullptr},
     {"nolog", 0, nullptr},
     {"debug", 0, nullptr},                 {"pipefail", 0, &Options::pipefail},
+    {"nohighlight", 0, &Options::nohighlight},
 };
 
 void apply(Shell& sh, const OptionInfo& o, bool on) {

@@ -15,6 +15,7 @@
 #include <cstring>
 
 #include "base/fileio.h"
+#include "exec/denial_limit.h"
 #include "exec/policy_gate.h"
 #include "exec/shell.h"
 #include "policy/env_patterns.h"
@@ -137,6 +138,7 @@ void write_record(Session& s, const audit::Record& record) {
 
 void audit_decision(const policy::Action& action, const policy::Decision& decision) {
   Session* s = g_session.get();
+  if (!decision.allowed() && !decision.advisory) note_denial();  // [monitoring] max_denials
   if (!s || !s->sink || !s->active) return;
   bool monitoring = s->active->values.monitoring_enabled.value;
   if (!audit::should_record(monitoring, decision)) return;
@@ -351,6 +353,7 @@ void activate_profile(Shell& sh, std::shared_ptr<const policy::ResolvedProfile> 
   gate->audit_not_found = audit_not_found;
   gate->audit_failure = [] { return g_session ? g_session->audit_failure : std::string(); };
   gate->monitoring = profile->values.monitoring_enabled.value;
+  set_denial_limit(profile->values.max_denials.value);
   const auto& v = profile->values;
   if (v.env_pass.set || !v.env_deny.value.empty() || !v.env_force.value.empty())
     gate->child_env = std::make_shared<const policy::ChildEnv>(v);

@@ -41,6 +41,8 @@ struct Options {
   bool interactive = false;
   bool monitor = false;    // -m (job control; interactive use, later)
   bool stdin_cmds = false; // -s
+  bool ignoreeof = false;  // -o ignoreeof: ^D does not end an interactive shell
+  bool nohighlight = false; // -o nohighlight: no red for refused command words
 };
 
 // Loop and function control requested by break/continue/return/exit: the
@@ -81,6 +83,30 @@ struct Job {
   // As the session's processes see it: in a session with its own pid namespace
   // (sandbox/ns.h) what `$!`, `wait` and `kill` speak; else the same as pid.
   pid_t shown = -1;
+  // ---- job control (exec/job_control.h) ----
+  pid_t pgid = 0;                // its own process group; 0: it is in the shell's
+  std::vector<pid_t> members;    // processes not reaped yet (a stopped pipeline has several)
+  int number = 0;                // %N
+  std::string text;              // the command as typed, for `jobs`
+  bool stopped = false;
+  bool listed = true;            // `jobs` shows it; false once its end was reported, or disowned
+  bool reported = true;          // false: a change of state not shown yet
+  bool nohup = false;            // disown -h: no SIGHUP when the shell exits
+  uint64_t seq = 0;              // when it last stopped or was started: %+ and %-
+};
+
+// The interactive shell's job control (exec/job_control.h). Inactive (tty < 0) in
+// scripts, in subshells, and where the profile refuses job_control_own.
+struct JobControl {
+  int tty = -1;                  // the controlling terminal, O_CLOEXEC, above 9
+  pid_t shell_pgid = 0;
+  pid_t pgid = -1;               // the group the next fork joins: -1 the shell's, 0 a new one
+  bool foreground = false;       // the job being started runs in the foreground
+  std::vector<pid_t> fg_pids;    // processes of the foreground job started so far
+  int fg_stop_signal = 0;        // the foreground job stopped (SIGTSTP...): 0 while it runs
+  uint64_t seq = 0;
+  std::string command_text;      // the line being run, as the jobs table shows it
+  bool exit_warned = false;      // "There are stopped jobs." said for the last command
 };
 
 class Shell {
@@ -134,6 +160,7 @@ class Shell {
   pid_t last_bg_shown = 0;                // $!: the same in the session's numbering
   pid_t shell_pid = 0;                    // $$ (the main shell's pid, also in subshells)
   std::vector<Job> jobs;
+  JobControl jc;
   std::string traps[NSIG];                // [0] = EXIT; empty = default
   bool trap_set[NSIG] = {};
   bool trap_ignored_at_entry[NSIG] = {};  // non-interactive: cannot be trapped

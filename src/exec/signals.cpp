@@ -6,6 +6,7 @@
 #include <cstring>
 #include <string>
 
+#include "exec/denial_limit.h"
 #include "exec/shell.h"
 #include "sandbox/launch.h"
 
@@ -123,7 +124,9 @@ void Shell::set_trap(int sig, std::optional<std::string> action) {
 }
 
 void Shell::run_pending_traps() {
-  if (!g_pending_any || in_trap) return;
+  if (!g_pending_any) return;
+  if (denial_limit_reached()) end_for_denials(*this);
+  if (in_trap) return;
   g_pending_any = 0;
   for (int sig = 1; sig < NSIG; ++sig) {
     if (!g_pending[sig]) continue;
@@ -221,6 +224,17 @@ void Shell::exit_by_signal(int sig) {
 
 void Shell::become_subshell() {
   in_subshell = true;
+  // The interactive shell's keyboard signals are its own: a subshell it starts is
+  // stopped by ^Z and ended by ^C like any program (or, where the profile refuses job
+  // control, ignores ^Z: nothing could resume it).
+  if (opt.interactive) {
+    for (int sig : {SIGINT, SIGQUIT, SIGTERM, SIGTSTP, SIGTTIN, SIGTTOU, SIGWINCH})
+      if (!trap_set[sig]) set_disposition(sig, SIG_DFL);
+    if (!opt.monitor && !trap_set[SIGTSTP]) set_disposition(SIGTSTP, SIG_IGN);
+  }
+  jc.pgid = -1;
+  jc.foreground = false;
+  jc.fg_pids.clear();
   jobs.clear();
   reaped_unclaimed.clear();
   live_children.clear();  // the parent's, not this process's

@@ -342,6 +342,11 @@ int launch_checked(Shell& sh, const CheckedPlan& cp, bool in_place) {
     sh.refuse_at_process_limit("run '" + p.argv[0] + "'", &action);
     return status::refused;
   }
+  spec.pgid = job_fork_pgid(sh);
+  // Interactive without job control (the profile refuses job_control_own): ^Z must
+  // not stop a program the shell could not resume.
+  if (sh.opt.interactive && !sh.opt.monitor && !sh.in_subshell) spec.ignore_signals.push_back(SIGTSTP);
+  spec.foreground_tty = job_fork_tty(sh);
   auto r = sandbox::launch(sh.prepared(), spec);
   keep.clear();
   if (!r.ok()) {
@@ -349,6 +354,7 @@ int launch_checked(Shell& sh, const CheckedPlan& cp, bool in_place) {
     return 126;
   }
   sh.child_started(r->pid);
+  if (r->pid > 0) job_process_started(sh, r->pid);
   if (r->failure.step != sandbox::ChildStep::none) {
     if (r->pid > 0) sh.wait_pid(r->pid);
     if (r->failure.step == sandbox::ChildStep::exec && r->failure.err == ENOEXEC) return run_noexec(sh, p, false);

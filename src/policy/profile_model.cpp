@@ -73,6 +73,8 @@ constexpr KeyInfo kKeys[] = {
     {"capabilities.profile_manage", Kind::boolean, &P::profile_manage, kPolicy},
     {"capabilities.profile_switch", Kind::boolean, &P::profile_switch, kPolicy},
     {"monitoring.enabled", Kind::boolean, &P::monitoring_enabled, kNone},
+    {"monitoring.max_denials", Kind::count, &P::max_denials, kPolicy},
+    {"monitoring.idle_timeout", Kind::count, &P::idle_timeout, kPolicy},
 };
 
 constexpr std::string_view kSections[] = {"profile",     "inherit",      "process",

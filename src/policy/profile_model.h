@@ -84,6 +84,8 @@ struct Profile {
       profile_manage, profile_switch;
   // [monitoring]
   Field<bool> monitoring_enabled = base_value(true);
+  Field<uint64_t> max_denials;   // the session ends after this many refusals (0: never)
+  Field<uint64_t> idle_timeout;  // seconds an interactive shell may wait at its prompt (0: no limit)
 };
 
 // How a key's text is checked and stored.

@@ -219,9 +219,21 @@ bool step_unblock_signals() {
 
 // The parent makes the same call (whichever runs first wins the race); EACCES after
 // execve does not concern us here since we have not exec'd yet.
+// A foreground job takes the terminal before execve, with SIGTTOU blocked (it is in
+// the background until the call succeeds). A failure is not fatal: the parent makes
+// the same call.
 bool step_process_group(const ChildArgs& a) {
   if (a.pgid < 0) return true;
-  return setpgid(0, a.pgid) == 0;
+  if (setpgid(0, a.pgid) != 0) return false;
+  if (a.foreground_tty >= 0) {
+    sigset_t block, old;
+    sigemptyset(&block);
+    sigaddset(&block, SIGTTOU);
+    if (sigprocmask(SIG_BLOCK, &block, &old) != 0) return false;
+    (void)tcsetpgrp(a.foreground_tty, getpgrp());
+    if (sigprocmask(SIG_SETMASK, &old, nullptr) != 0) return false;
+  }
+  return true;
 }
 
 // One redirection step. Returns the failing ChildStep, or ChildStep::none.

@@ -46,6 +46,7 @@ struct ChildArgs {
   const int* ignore_signals = nullptr;
   std::size_t n_ignore_signals = 0;
   pid_t pgid = -1;
+  int foreground_tty = -1;  // SpawnSpec::foreground_tty
   const char* cwd = nullptr;  // lash's cwd, re-entered after joining the mount namespace
   rlim_t file_size_hard = RLIM_INFINITY;  // SpawnSpec::file_size_hard
   bool in_place = false;  // exec_in_place: lash itself goes on if execve fails

@@ -149,6 +149,7 @@ struct ChildPlan {
     args.ignore_signals = spec.ignore_signals.data();
     args.n_ignore_signals = spec.ignore_signals.size();
     args.pgid = spec.pgid;
+    args.foreground_tty = spec.foreground_tty;
     args.file_size_hard = spec.file_size_hard;
     if (prepared.mntns.valid()) {
       cwd = current_dir();
@@ -247,7 +248,19 @@ void reserve_file(int fd) { detail::reserve_file(fd); }
 
 bool running_sandboxed() { return detail::in_sandbox(); }
 
-Result<pid_t> fork_shell(const Prepared& prepared, pid_t pgid) {
+int give_terminal(int tty, pid_t pgid) {
+  sigset_t block, old;
+  sigemptyset(&block);
+  sigaddset(&block, SIGTTOU);
+  if (sigprocmask(SIG_BLOCK, &block, &old) != 0) return -1;
+  int r = tcsetpgrp(tty, pgid);
+  int err = errno;
+  sigprocmask(SIG_SETMASK, &old, nullptr);
+  errno = err;
+  return r;
+}
+
+Result<pid_t> fork_shell(const Prepared& prepared, pid_t pgid, int foreground_tty) {
   auto pair = make_status_pipe();
   if (!pair) return pair.error();
   pid_t pid = fork();
@@ -268,6 +281,7 @@ Result<pid_t> fork_shell(const Prepared& prepared, pid_t pgid) {
       detail::send_status(pair->child.get(), ChildStep::process_group, errno, -1);
       _exit(126);
     }
+    if (pgid >= 0 && foreground_tty >= 0) (void)give_terminal(foreground_tty, getpgrp());
     StatusRecord rec{};
     std::string cwd = prepared.mntns.valid() ? current_dir() : std::string();
     if (detail::apply_sandbox(prepared, cwd.empty() ? nullptr : cwd.c_str(), &rec, /*remember=*/true) != 0) {
@@ -278,6 +292,7 @@ Result<pid_t> fork_shell(const Prepared& prepared, pid_t pgid) {
     return pid_t{0};
   }
   parent_setpgid(pid, pgid);
+  if (pgid >= 0 && foreground_tty >= 0) (void)give_terminal(foreground_tty, pgid == 0 ? pid : pgid);
   pair->child.reset();
   auto status = read_status(pair->parent.get());
   if (status && status->step == ChildStep::none) return pid;

@@ -36,6 +36,10 @@ struct SpawnSpec {
   // automatically; signals lash inherited as ignored stay ignored unless listed here.
   std::vector<int> default_signals;
   pid_t pgid = -1;                  // -1: stay in lash's group; 0: new group; >0: join
+  // Job control: the terminal whose foreground the new group takes before execve (the
+  // parent does the same after; whichever is first, the program never starts in the
+  // background and stops on its first read). -1: none.
+  int foreground_tty = -1;
   // The hard file-size limit the script set with `ulimit`, where lash keeps its own
   // higher for its audit log (Shell::script_file_size_hard): the child's soft and hard
   // limits are lowered to it. RLIM_INFINITY: nothing to lower.
@@ -98,6 +102,9 @@ void reserve_file(int fd);
 
 // fork a copy of the shell with the sandbox applied in the child. Returns 0 in the
 // child, the child's pid in the parent. pgid as in SpawnSpec.
-Result<pid_t> fork_shell(const Prepared& prepared, pid_t pgid = -1);
+Result<pid_t> fork_shell(const Prepared& prepared, pid_t pgid = -1, int foreground_tty = -1);
+// Makes PGID the foreground process group of the terminal TTY, with SIGTTOU blocked
+// (a background caller would otherwise be stopped by it). Returns tcsetpgrp's answer.
+int give_terminal(int tty, pid_t pgid);
 
 }  // namespace lash::sandbox
