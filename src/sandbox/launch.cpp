@@ -150,6 +150,7 @@ struct ChildPlan {
     args.n_ignore_signals = spec.ignore_signals.size();
     args.pgid = spec.pgid;
     args.file_size_hard = spec.file_size_hard;
+    args.extra_landlock = spec.extra_landlock;
     if (prepared.mntns.valid()) {
       cwd = current_dir();
       args.cwd = cwd.c_str();
