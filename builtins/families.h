@@ -10,6 +10,7 @@ void register_jobs();
 void register_profile();
 void register_audit();
 void register_plugin();
+void register_sessions();
 // All families, once at start-up.
 void register_all();
 }  // namespace lash::builtins

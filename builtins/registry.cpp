@@ -14,6 +14,7 @@ void register_all() {
   register_profile();
   register_audit();
   register_plugin();
+  register_sessions();
 }
 
 }  // namespace lash::builtins

@@ -1,4 +1,5 @@
 #include "exec/session.h"
+#include "sandbox/session_registry.h"
 
 #include <fcntl.h>
 
@@ -152,6 +153,7 @@ void audit_not_found(const std::string& name) {
 // Ends the session's processes (cgroup kill, tmpdir removal) when the main shell
 // ends, by exit, fatal error or TERM/HUP.
 void end_session() {
+  if (g_session) sandbox::registry::unregister_session(g_session->id);
   if (!g_session || !g_session->sandbox) return;
   for (const std::string& what : g_session->sandbox->kill_all())
     warn("created during the session where a later git would run or follow it: " + what);
@@ -375,6 +377,25 @@ void close_inherited_fds() {
 
 }  // namespace
 
+namespace {
+
+// `session list` / `session kill` find the session through its registry entry. A
+// registry that cannot be written costs the session nothing but being listed.
+void register_in_registry(const Session& s) {
+  sandbox::registry::Entry e;
+  e.id = s.id;
+  e.pid = ::getpid();
+  e.uid = ::getuid();
+  e.profile = s.active ? s.active->name : "";
+  char tty[256];
+  if (::isatty(0) && ::ttyname_r(0, tty, sizeof tty) == 0) e.tty = tty;
+  e.started = static_cast<int64_t>(::time(nullptr));
+  e.proc_start = sandbox::registry::proc_start_of(e.pid);
+  (void)sandbox::registry::register_session(e);
+}
+
+}  // namespace
+
 Result<void> start_session(Shell& sh, std::optional<std::string> requested) {
   auto sel = policy::select_session_profile(std::move(requested));
   if (!sel) return sel.error();
@@ -420,6 +441,7 @@ Result<void> start_session(Shell& sh, std::optional<std::string> requested) {
                                       s.selection.warnings.empty() ? "" : s.selection.warnings.front()));
   }
   sh.vars.set("LASH_SESSION", s.id, true);
+  register_in_registry(s);
   // Changes of exported variables that no planned command announced (for-loop
   // variables, ${x=...}, read, arithmetic) are checked here.
   sh.vars.env_guard = [&sh](std::string_view name, Vars::EnvOp op) {
