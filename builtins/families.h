@@ -11,6 +11,7 @@ void register_profile();
 void register_audit();
 void register_plugin();
 void register_sessions();
+void register_config();
 // All families, once at start-up.
 void register_all();
 }  // namespace lash::builtins

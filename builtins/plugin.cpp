@@ -12,6 +12,7 @@
 #include "plugin/discovery.h"
 #include "plugin/host.h"
 #include "policy/session_select.h"
+#include "policy/user_config.h"
 
 namespace lash::builtins {
 using exec::Shell;
@@ -19,7 +20,13 @@ using nlohmann::json;
 
 namespace {
 
-int plugin_timeout_seconds() { return plugin::kDefaultTimeoutSeconds; }
+// plugin.timeout of the config (user_config.h), else 10 s.
+int plugin_timeout_seconds() {
+  auto v = policy::config_value("plugin.timeout");
+  if (v)
+    if (auto n = str::parse_int(v->value); n && *n >= 1) return int(*n);
+  return plugin::kDefaultTimeoutSeconds;
+}
 
 // Under a profile lash.conf assigned, user plugins are not loaded.
 bool session_assigned() {

@@ -15,6 +15,7 @@ void register_all() {
   register_audit();
   register_plugin();
   register_sessions();
+  register_config();
 }
 
 }  // namespace lash::builtins
