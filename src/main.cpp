@@ -52,6 +52,9 @@ constexpr const char* kUsage =
     "  --version              print the version and exit\n"
     "  --help                 print this help and exit\n"
     "\n"
+    "Plugins, sessions, settings (builtins): plugin list|info|call, session list|kill,\n"
+    "config get|set|unset|list (see docs/plugins.md).\n"
+    "\n"
     "Exit status: 0 success, 1 builtin failure, 2 usage or syntax error,\n"
     "126 refused by the profile or not executable, 127 not found, 128+N signal N.\n";
 
