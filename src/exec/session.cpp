@@ -27,6 +27,11 @@
 #include "sandbox/plan.h"
 
 namespace lash::exec {
+
+namespace {
+pid_t g_registered = 0;  // the lash whose session has a registry entry (not its subshells)
+void register_in_registry(const Session& s);
+}  // namespace
 namespace {
 
 std::unique_ptr<Session> g_session;
@@ -153,7 +158,7 @@ void audit_not_found(const std::string& name) {
 // Ends the session's processes (cgroup kill, tmpdir removal) when the main shell
 // ends, by exit, fatal error or TERM/HUP.
 void end_session() {
-  if (g_session) sandbox::registry::unregister_session(g_session->id);
+  if (g_session && g_registered == ::getpid()) sandbox::registry::unregister_session(g_session->id);
   if (!g_session || !g_session->sandbox) return;
   for (const std::string& what : g_session->sandbox->kill_all())
     warn("created during the session where a later git would run or follow it: " + what);
@@ -363,6 +368,7 @@ void activate_profile(Shell& sh, std::shared_ptr<const policy::ResolvedProfile> 
   if (sh.keeps_own_file_size_hard && s.sink->open_now()) sandbox::reserve_file(s.sink->fd());
   arm_sandbox(profile, get_facts);
   sh.set_services(&s.services);
+  if (g_registered == ::getpid()) register_in_registry(s);  // `profile switch`: the registry shows the new one
 }
 
 namespace {
@@ -391,7 +397,7 @@ void register_in_registry(const Session& s) {
   if (::isatty(0) && ::ttyname_r(0, tty, sizeof tty) == 0) e.tty = tty;
   e.started = static_cast<int64_t>(::time(nullptr));
   e.proc_start = sandbox::registry::proc_start_of(e.pid);
-  (void)sandbox::registry::register_session(e);
+  g_registered = sandbox::registry::register_session(e).ok() ? e.pid : 0;
 }
 
 }  // namespace
