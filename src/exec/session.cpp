@@ -1,5 +1,7 @@
 #include "exec/session.h"
 #include "sandbox/session_registry.h"
+#include "policy/auto_detect.h"
+#include "policy/user_config.h"
 
 #include <fcntl.h>
 
@@ -402,6 +404,25 @@ void register_in_registry(const Session& s) {
 
 }  // namespace
 
+namespace {
+
+// profile.auto_detect (auto_detect.h): one line on stderr, never a switch.
+void suggest_profile_for_context(const Session& s) {
+  auto on = policy::config_value("profile.auto_detect");
+  if (!on || on->value != "true" || !s.active) return;
+  policy::DetectContext ctx;
+  ctx.getenv = [](const char* n) { return static_cast<const char*>(::getenv(n)); };
+  ctx.start_dir = s.env.start_dir;
+  ctx.home = s.env.home;
+  ctx.remote_hosts = policy::git_remote_hosts(s.env.start_dir);
+  auto sug = policy::suggest_profile(policy::session_search_path(), !s.selection.assigned, *s.active, ctx);
+  if (sug)
+    std::fprintf(stderr, "lash: this looks like a context for profile '%s' (%s); 'profile switch %s'\n",
+                 sug->profile.c_str(), sug->rule.c_str(), sug->profile.c_str());
+}
+
+}  // namespace
+
 Result<void> start_session(Shell& sh, std::optional<std::string> requested) {
   auto sel = policy::select_session_profile(std::move(requested));
   if (!sel) return sel.error();
@@ -448,6 +469,7 @@ Result<void> start_session(Shell& sh, std::optional<std::string> requested) {
   }
   sh.vars.set("LASH_SESSION", s.id, true);
   register_in_registry(s);
+  if (sh.opt.interactive) suggest_profile_for_context(s);
   // Changes of exported variables that no planned command announced (for-loop
   // variables, ${x=...}, read, arithmetic) are checked here.
   sh.vars.env_guard = [&sh](std::string_view name, Vars::EnvOp op) {
