@@ -49,6 +49,7 @@ plugin::StartContext start_context(Shell& sh) {
   else
     ctx.envp = sh.vars.environment();
   ctx.lash_home = policy::lash_home();
+  std::erase_if(ctx.envp, [](const std::string& e) { return e.rfind("LASH_HOME=", 0) == 0; });
   ctx.envp.push_back("LASH_HOME=" + ctx.lash_home);
   exec::Session* s = exec::current_session();
   if (s) {
@@ -121,6 +122,14 @@ int plugin_call(Shell& sh, std::vector<std::string> args) {
   if (!params) {
     sh.error("plugin: " + args[0] + "." + args[1] + ": " + params.error().what);
     return 2;
+  }
+  // A plugin is one of the session's programs: where the session may run none (its
+  // sandbox cannot be made here, or its audit log cannot be written), it starts none.
+  std::string refusal = sh.services().refusal();
+  if (refusal.empty() && sh.gate && sh.gate->audit_failure) refusal = sh.gate->audit_failure();
+  if (!refusal.empty()) {
+    sh.error("plugin: " + args[0] + "." + args[1] + ": not started: " + refusal);
+    return 126;
   }
   int timeout_s = f->manifest.timeout_seconds ? f->manifest.timeout_seconds : plugin_timeout_seconds();
   auto out = plugin::session_host().call(*f, start_context(sh), meth->name, *params, timeout_s * 1000);
