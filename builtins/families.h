@@ -9,6 +9,9 @@ void register_io();
 void register_jobs();
 void register_profile();
 void register_audit();
+void register_plugin();
+void register_sessions();
+void register_config();
 // All families, once at start-up.
 void register_all();
 }  // namespace lash::builtins

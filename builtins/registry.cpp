@@ -13,6 +13,9 @@ void register_all() {
   register_jobs();
   register_profile();
   register_audit();
+  register_plugin();
+  register_sessions();
+  register_config();
 }
 
 }  // namespace lash::builtins

@@ -100,3 +100,8 @@ file_redirect = true
 
 [monitoring]
 enabled = true
+
+[detect]
+; CI systems: suggested by auto-detect (profile.auto_detect = true)
+when = env:GITHUB_ACTIONS, env:GITLAB_CI, env:JENKINS_URL, env:BUILDKITE, env:CIRCLECI,
+    env:TRAVIS, env:TF_BUILD, env:TEAMCITY_VERSION, env:DRONE, env:WOODPECKER_CI

@@ -1,4 +1,7 @@
 #include "exec/session.h"
+#include "sandbox/session_registry.h"
+#include "policy/auto_detect.h"
+#include "policy/user_config.h"
 
 #include "exec/net_relay_start.h"
 
@@ -29,6 +32,11 @@
 #include "sandbox/plan.h"
 
 namespace lash::exec {
+
+namespace {
+pid_t g_registered = 0;  // the lash whose session has a registry entry (not its subshells)
+void register_in_registry(const Session& s);
+}  // namespace
 namespace {
 
 std::unique_ptr<Session> g_session;
@@ -156,6 +164,7 @@ void audit_not_found(const std::string& name) {
 // Ends the session's processes (cgroup kill, tmpdir removal) when the main shell
 // ends, by exit, fatal error or TERM/HUP.
 void end_session() {
+  if (g_session && g_registered == ::getpid()) sandbox::registry::unregister_session(g_session->id);
   if (!g_session || !g_session->sandbox) return;
   for (const std::string& what : g_session->sandbox->kill_all())
     warn("created during the session where a later git would run or follow it: " + what);
@@ -370,6 +379,7 @@ void activate_profile(Shell& sh, std::shared_ptr<const policy::ResolvedProfile> 
   if (sh.keeps_own_file_size_hard && s.sink->open_now()) sandbox::reserve_file(s.sink->fd());
   arm_sandbox(profile, get_facts);
   sh.set_services(&s.services);
+  if (g_registered == ::getpid()) register_in_registry(s);  // `profile switch`: the registry shows the new one
 }
 
 namespace {
@@ -380,6 +390,44 @@ namespace {
 void close_inherited_fds() {
   if (::syscall(SYS_close_range, 3U, ~0U, 0U) == 0) return;
   for (int fd = 3; fd < 65536; ++fd) ::close(fd);  // kernels before 5.9
+}
+
+}  // namespace
+
+namespace {
+
+// `session list` / `session kill` find the session through its registry entry. A
+// registry that cannot be written costs the session nothing but being listed.
+void register_in_registry(const Session& s) {
+  sandbox::registry::Entry e;
+  e.id = s.id;
+  e.pid = ::getpid();
+  e.uid = ::getuid();
+  e.profile = s.active ? s.active->name : "";
+  char tty[256];
+  if (::isatty(0) && ::ttyname_r(0, tty, sizeof tty) == 0) e.tty = tty;
+  e.started = static_cast<int64_t>(::time(nullptr));
+  e.proc_start = sandbox::registry::proc_start_of(e.pid);
+  g_registered = sandbox::registry::register_session(e).ok() ? e.pid : 0;
+}
+
+}  // namespace
+
+namespace {
+
+// profile.auto_detect (auto_detect.h): one line on stderr, never a switch.
+void suggest_profile_for_context(const Session& s) {
+  auto on = policy::config_value("profile.auto_detect");
+  if (!on || on->value != "true" || !s.active) return;
+  policy::DetectContext ctx;
+  ctx.getenv = [](const char* n) { return static_cast<const char*>(::getenv(n)); };
+  ctx.start_dir = s.env.start_dir;
+  ctx.home = s.env.home;
+  ctx.remote_hosts = policy::git_remote_hosts(s.env.start_dir);
+  auto sug = policy::suggest_profile(policy::session_search_path(), !s.selection.assigned, *s.active, ctx);
+  if (sug)
+    std::fprintf(stderr, "lash: this looks like a context for profile '%s' (%s); 'profile switch %s'\n",
+                 sug->profile.c_str(), sug->rule.c_str(), sug->profile.c_str());
 }
 
 }  // namespace
@@ -429,6 +477,8 @@ Result<void> start_session(Shell& sh, std::optional<std::string> requested) {
                                       s.selection.warnings.empty() ? "" : s.selection.warnings.front()));
   }
   sh.vars.set("LASH_SESSION", s.id, true);
+  register_in_registry(s);
+  if (sh.opt.interactive) suggest_profile_for_context(s);
   // Changes of exported variables that no planned command announced (for-loop
   // variables, ${x=...}, read, arithmetic) are checked here.
   sh.vars.env_guard = [&sh](std::string_view name, Vars::EnvOp op) {

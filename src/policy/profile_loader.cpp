@@ -1,4 +1,5 @@
 #include "policy/profile_loader.h"
+#include "policy/auto_detect.h"
 
 #include <type_traits>
 
@@ -153,6 +154,15 @@ std::optional<LoadedProfile> parse_profile(const ProfileFile& file, Diags& diags
     }
     bool known = false;
     for (auto s : all_sections()) known = known || s == sec.name;
+    if (sec.name == "detect") {
+      // Auto-detect rules (auto_detect.h): the file's own, not inherited, checked there.
+      for (const auto& e : sec.entries) {
+        std::string value = e.value;
+        for (const auto& c : e.continuations) value += " " + c.value;
+        if (auto r = check_detect_entry(e.key, value); !r) cx.error(e.line, e.key, r.error().what);
+      }
+      continue;
+    }
     if (!known) {
       std::string msg = "unknown section";
       std::vector<std::string_view> secs(all_sections().begin(), all_sections().end());

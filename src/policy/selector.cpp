@@ -29,6 +29,7 @@ Result<std::optional<std::pair<std::string, int>>> config_default_profile(
   if (!sec) return Out{};
   Out out;
   for (const auto& e : sec->entries) {
+    if (e.key == "auto_detect") continue;  // user_config.h checks it
     if (e.key != "default") {
       std::string msg = "unknown key in [profile]";
       if (!nearest(e.key, {"default"}).empty()) msg += "; did you mean 'default'?";

@@ -1,4 +1,5 @@
 #include "policy/system_policy.h"
+#include "policy/user_config.h"
 
 #include <sys/stat.h>
 
@@ -32,6 +33,8 @@ Result<SystemPolicy> parse_system_policy(std::string_view text, const std::strin
   out.file = file;
   for (const auto& sec : doc->sections) {
     bool groups = sec.name == "groups";
+    // The system side of the config keys (user_config.h), checked there.
+    if (is_config_section(sec.name)) continue;
     if (sec.name != "users" && !groups) {
       std::string msg = "unknown section (expected [users] or [groups])";
       if (auto near = nearest(sec.name, {"users", "groups"}); !near.empty())

@@ -364,6 +364,10 @@ StatusRecord exec_sequence(const ChildArgs& a) {
   // In place, lash itself is now under the sandbox: a failed execve leaves it there
   // (the ENOEXEC fallback then starts its programs without applying it again).
   if (apply_sandbox(*a.prepared, a.cwd, &rec, a.in_place) != 0) return rec;
+  if (a.extra_landlock >= 0) {
+    if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) return failed(ChildStep::no_new_privs);
+    if (ll::restrict_self(a.extra_landlock, 0) != 0) return failed(ChildStep::landlock);
+  }
   if (!step_script_file_size(a)) return failed(ChildStep::rlimits);
   if (!step_close_fds(*a.prepared)) return failed(ChildStep::close_fds);
 

@@ -49,6 +49,7 @@ struct ChildArgs {
   int foreground_tty = -1;  // SpawnSpec::foreground_tty
   const char* cwd = nullptr;  // lash's cwd, re-entered after joining the mount namespace
   rlim_t file_size_hard = RLIM_INFINITY;  // SpawnSpec::file_size_hard
+  int extra_landlock = -1;  // SpawnSpec::extra_landlock
   bool in_place = false;  // exec_in_place: lash itself goes on if execve fails
   // Where launch()'s child (CLONE_VM) writes its failure; the parent reads it once
   // clone returns (CLONE_VFORK: after execve or exit). Untouched on success.

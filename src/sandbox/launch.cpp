@@ -151,6 +151,7 @@ struct ChildPlan {
     args.pgid = spec.pgid;
     args.foreground_tty = spec.foreground_tty;
     args.file_size_hard = spec.file_size_hard;
+    args.extra_landlock = spec.extra_landlock;
     if (prepared.mntns.valid()) {
       cwd = current_dir();
       args.cwd = cwd.c_str();

@@ -44,6 +44,10 @@ struct SpawnSpec {
   // higher for its audit log (Shell::script_file_size_hard): the child's soft and hard
   // limits are lowered to it. RLIM_INFINITY: nothing to lower.
   rlim_t file_size_hard = RLIM_INFINITY;
+  // A further Landlock ruleset (O_CLOEXEC fd) applied after the session's sandbox, with
+  // NO_NEW_PRIVS: a plugin narrowed to its manifest. Landlock layers only ever narrow,
+  // so the child is never wider than the session. -1: none.
+  int extra_landlock = -1;
 };
 
 // Which child-side step failed (reported to the parent).

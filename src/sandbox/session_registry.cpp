@@ -1,0 +1,359 @@
+#include "sandbox/session_registry.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <glob.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+
+#include <nlohmann/json.hpp>
+
+#include "base/fileio.h"
+#include "base/strutil.h"
+#include "base/unique_fd.h"
+
+namespace lash::sandbox::registry {
+
+namespace {
+
+using nlohmann::json;
+
+constexpr size_t kMaxEntry = 4096;
+
+// A session id as lash makes them (hex and '-'): safe as a file name.
+bool valid_id(std::string_view id) {
+  if (id.empty() || id.size() > 64) return false;
+  for (char c : id)
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '-')) return false;
+  return true;
+}
+
+// DIR is this user's private directory: made 0700 if missing, then checked through an
+// fd opened without following a link (owner, no group/other rights).
+bool ensure_private(const std::string& dir) {
+  if (::mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST) return false;
+  unique_fd fd(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+  struct stat st;
+  return fd && ::fstat(fd.get(), &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == ::getuid() &&
+         (st.st_mode & 077) == 0;
+}
+
+bool owned_private(const std::string& dir) {
+  unique_fd fd(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+  struct stat st;
+  return fd && ::fstat(fd.get(), &st) == 0 && st.st_uid == ::getuid() && (st.st_mode & 077) == 0;
+}
+
+std::string read_small(const std::string& path, size_t max = 64 * 1024) {
+  std::string s;
+  if (read_whole_file(path, s, max) != 0) return {};
+  return s;
+}
+
+struct Stat {
+  pid_t ppid = 0;
+  uint64_t ticks = 0;       // utime + stime
+  uint64_t child_ticks = 0; // cutime + cstime
+  uint64_t start = 0;
+  bool ok = false;
+};
+
+// /proc/PID/stat, read after the last ')' (the command name may hold anything).
+Stat read_stat(pid_t pid) {
+  Stat s;
+  std::string text = read_small("/proc/" + std::to_string(pid) + "/stat", 4096);
+  size_t rp = text.rfind(')');
+  if (rp == std::string::npos) return s;
+  auto f = str::split(std::string_view(text).substr(rp + 2), ' ');
+  // f[0] is field 3 (state): field N is f[N - 3].
+  if (f.size() < 20) return s;
+  auto num = [&](size_t field) { return std::strtoull(f[field - 3].c_str(), nullptr, 10); };
+  s.ppid = pid_t(num(4));
+  s.ticks = num(14) + num(15);
+  s.child_ticks = num(16) + num(17);
+  s.start = num(22);
+  s.ok = true;
+  return s;
+}
+
+uid_t uid_of(pid_t pid, bool* ok) {
+  struct stat st;
+  *ok = ::stat(("/proc/" + std::to_string(pid)).c_str(), &st) == 0;
+  return st.st_uid;
+}
+
+// The cgroup v2 path of PID ("/user.slice/.../lash-123"), "" if none.
+std::string cgroup_of(pid_t pid) {
+  for (auto& line : str::split(read_small("/proc/" + std::to_string(pid) + "/cgroup", 8192), '\n'))
+    if (str::starts_with(line, "0::")) return line.substr(3);
+  return {};
+}
+
+std::string cgroup2_mount() {
+  for (auto& line : str::split(read_small("/proc/self/mounts", 1 << 20), '\n')) {
+    auto f = str::split(line, ' ');
+    if (f.size() > 2 && f[2] == "cgroup2") return f[1];
+  }
+  return {};
+}
+
+// A session cgroup lash made for process PID: named lash-PID or lash-PID-N.
+bool is_session_cgroup(const std::string& path, pid_t pid) {
+  std::string base = path.substr(path.rfind('/') + 1);
+  std::string want = "lash-" + std::to_string(pid);
+  return base == want || str::starts_with(base, want + "-");
+}
+
+std::vector<pid_t> all_pids() {
+  std::vector<pid_t> out;
+  std::unique_ptr<DIR, int (*)(DIR*)> d(::opendir("/proc"), ::closedir);
+  if (!d) return out;
+  while (dirent* e = ::readdir(d.get())) {
+    char* end;
+    long v = std::strtol(e->d_name, &end, 10);
+    if (*end == '\0' && v > 0) out.push_back(pid_t(v));
+  }
+  return out;
+}
+
+bool env_has(pid_t pid, const std::string& needle) {
+  std::string env = read_small("/proc/" + std::to_string(pid) + "/environ", 1 << 20);
+  for (size_t pos = 0; pos < env.size();) {
+    size_t end = env.find('\0', pos);
+    if (end == std::string::npos) end = env.size();
+    if (env.compare(pos, end - pos, needle) == 0) return true;
+    pos = end + 1;
+  }
+  return false;
+}
+
+// The pid-namespace init lash forked for the session (a child of lash whose NSpid
+// ends in 1), or 0.
+pid_t namespace_init(pid_t child) {
+  for (auto& line : str::split(read_small("/proc/" + std::to_string(child) + "/status", 8192), '\n'))
+    if (str::starts_with(line, "NSpid:")) {
+      auto f = str::split(line.substr(6), '\t');
+      std::vector<std::string> ids;
+      for (auto& x : f)
+        if (!str::trim(x).empty()) ids.push_back(std::string(str::trim(x)));
+      return ids.size() > 1 && ids.back() == "1" ? child : 0;
+    }
+  return 0;
+}
+
+std::vector<std::string> registry_dirs(bool all_users) {
+  std::vector<std::string> dirs;
+  std::string own = own_dir();
+  if (!own.empty()) dirs.push_back(own);
+  if (!all_users) return dirs;
+  for (const char* pattern : {"/run/user/*/lash/sessions", "/tmp/lash-*/sessions"}) {
+    glob_t g{};
+    if (::glob(pattern, GLOB_NOSORT, nullptr, &g) == 0)
+      for (size_t i = 0; i < g.gl_pathc && dirs.size() < 4096; ++i) dirs.push_back(g.gl_pathv[i]);
+    ::globfree(&g);
+  }
+  std::set<std::string> seen;
+  std::vector<std::string> out;
+  for (auto& d : dirs) {
+    char* real = ::realpath(d.c_str(), nullptr);
+    std::string r = real ? real : d;
+    std::free(real);
+    if (seen.insert(r).second) out.push_back(d);
+  }
+  return out;
+}
+
+std::optional<Entry> parse_entry(const std::string& text) {
+  json j = json::parse(text, nullptr, false);
+  if (j.is_discarded() || !j.is_object()) return std::nullopt;
+  try {
+    Entry e;
+    e.id = j.at("id").get<std::string>();
+    e.pid = j.at("pid").get<pid_t>();
+    e.uid = j.at("uid").get<uid_t>();
+    e.user = j.value("user", "");
+    e.profile = j.value("profile", "");
+    e.tty = j.value("tty", "");
+    e.started = j.at("started").get<int64_t>();
+    e.proc_start = j.at("proc_start").get<uint64_t>();
+    if (!valid_id(e.id) || e.pid <= 1) return std::nullopt;
+    return e;
+  } catch (const json::exception&) {
+    return std::nullopt;
+  }
+}
+
+}  // namespace
+
+std::string own_dir() {
+  uid_t uid = ::getuid();
+  std::string base;
+  const char* xdg = std::getenv("XDG_RUNTIME_DIR");
+  if (xdg && xdg[0] == '/' && owned_private(xdg)) base = xdg;
+  else if (std::string run = "/run/user/" + std::to_string(uid); owned_private(run)) base = run;
+  if (!base.empty() && ensure_private(base + "/lash") && ensure_private(base + "/lash/sessions"))
+    return base + "/lash/sessions";
+  std::string tmp = "/tmp/lash-" + std::to_string(uid);
+  if (ensure_private(tmp) && ensure_private(tmp + "/sessions")) return tmp + "/sessions";
+  return {};
+}
+
+uint64_t proc_start_of(pid_t pid) { return read_stat(pid).start; }
+
+Result<void> register_session(const Entry& e) {
+  if (!valid_id(e.id)) return Error{"invalid session id", e.id, 0, {}};
+  std::string dir = own_dir();
+  if (dir.empty()) return Error{"no private directory for the session registry", {}, 0, {}};
+  json j = {{"id", e.id},           {"pid", e.pid},         {"uid", e.uid},         {"user", e.user},
+            {"profile", e.profile}, {"tty", e.tty},         {"started", e.started}, {"proc_start", e.proc_start}};
+  std::string text = j.dump(-1, ' ', false, json::error_handler_t::replace) + "\n";
+  std::string tmp = dir + "/." + e.id + ".tmp";
+  unique_fd fd(::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600));
+  if (!fd) return sys_error("cannot write", tmp, errno);
+  if (::write(fd.get(), text.data(), text.size()) != ssize_t(text.size())) {
+    int err = errno;
+    ::unlink(tmp.c_str());
+    return sys_error("cannot write", tmp, err);
+  }
+  fd.reset();
+  if (::rename(tmp.c_str(), (dir + "/" + e.id + ".json").c_str()) != 0) {
+    int err = errno;
+    ::unlink(tmp.c_str());
+    return sys_error("cannot write", dir, err);
+  }
+  return {};
+}
+
+void unregister_session(const std::string& id) {
+  if (!valid_id(id)) return;
+  std::string dir = own_dir();
+  if (!dir.empty()) ::unlink((dir + "/" + id + ".json").c_str());
+}
+
+std::vector<Live> list_sessions(bool all_users) {
+  std::vector<Live> out;
+  for (const std::string& dir : registry_dirs(all_users)) {
+    struct stat dst;
+    if (::stat(dir.c_str(), &dst) != 0) continue;
+    std::unique_ptr<DIR, int (*)(DIR*)> d(::opendir(dir.c_str()), ::closedir);
+    if (!d) continue;
+    while (dirent* de = ::readdir(d.get())) {
+      std::string name = de->d_name;
+      if (name.size() < 6 || name.compare(name.size() - 5, 5, ".json") != 0) continue;
+      std::string path = dir + "/" + name;
+      auto e = parse_entry(read_small(path, kMaxEntry));
+      bool ok_uid = false;
+      bool alive = e && e->uid == dst.st_uid && name == e->id + ".json";
+      if (alive) {
+        uid_t u = uid_of(e->pid, &ok_uid);
+        Stat st = read_stat(e->pid);
+        alive = ok_uid && u == e->uid && st.ok && st.start == e->proc_start;
+      }
+      if (!alive) {
+        ::unlink(path.c_str());  // dead, reused or not an entry: pruned
+        continue;
+      }
+      out.push_back(Live{*e, {}, 0, 0, {}, {}});
+    }
+  }
+  if (out.empty()) return out;
+  // One pass over /proc for every session: parents, times, cgroups.
+  long hz = ::sysconf(_SC_CLK_TCK);
+  if (hz <= 0) hz = 100;
+  std::string mount = cgroup2_mount();
+  struct Proc {
+    pid_t pid;
+    Stat st;
+  };
+  std::vector<Proc> procs;
+  std::map<pid_t, pid_t> parent;
+  for (pid_t p : all_pids()) {
+    Stat st = read_stat(p);
+    if (!st.ok) continue;
+    procs.push_back({p, st});
+    parent[p] = st.ppid;
+  }
+  for (Live& l : out) {
+    pid_t lash = l.entry.pid;
+    std::string cg = cgroup_of(lash);
+    if (!cg.empty() && !mount.empty() && is_session_cgroup(cg, lash)) l.cgroup_dir = mount + cg;
+    pid_t init = 0;
+    std::set<pid_t> members{lash};
+    for (const Proc& pr : procs) {
+      // A descendant of lash (the pid namespace's processes all are: their orphans
+      // go to its init, a child of lash).
+      pid_t q = pr.st.ppid;
+      for (int depth = 0; q > 1 && depth < 4096; ++depth) {
+        if (q == lash) {
+          members.insert(pr.pid);
+          break;
+        }
+        auto it = parent.find(q);
+        if (it == parent.end()) break;
+        q = it->second;
+      }
+      if (pr.st.ppid == lash && !init) init = namespace_init(pr.pid);
+    }
+    if (!l.cgroup_dir.empty()) {
+      l.reach = "cgroup " + l.cgroup_dir;
+      for (auto& s : str::split(read_small(l.cgroup_dir + "/cgroup.procs", 1 << 20), '\n'))
+        if (auto v = str::parse_int(s); v && *v > 0) members.insert(pid_t(*v));
+    } else if (init) {
+      l.reach = "pid namespace (init " + std::to_string(init) + ")";
+    } else {
+      // No kernel boundary: the user's processes that carry the session's id.
+      l.reach = "environment (LASH_SESSION)";
+      std::string needle = "LASH_SESSION=" + l.entry.id;
+      for (const Proc& pr : procs) {
+        if (members.count(pr.pid)) continue;
+        bool ok;
+        if (uid_of(pr.pid, &ok) == l.entry.uid && ok && env_has(pr.pid, needle)) members.insert(pr.pid);
+      }
+    }
+    uint64_t ticks = 0;
+    for (const Proc& pr : procs)
+      if (members.count(pr.pid)) ticks += pr.st.ticks + (pr.pid == lash ? pr.st.child_ticks : 0);
+    l.members.push_back(lash);
+    for (pid_t m : members)
+      if (m != lash) l.members.push_back(m);
+    l.processes = int(l.members.size());
+    l.cpu_seconds = double(ticks) / double(hz);
+    if (init) l.reach += l.cgroup_dir.empty() ? "" : ", pid namespace (init " + std::to_string(init) + ")";
+  }
+  std::sort(out.begin(), out.end(), [](const Live& a, const Live& b) { return a.entry.started < b.entry.started; });
+  return out;
+}
+
+Result<std::string> kill_session(const std::string& id, bool all_users) {
+  if (!valid_id(id)) return Error{"no session with this id", id, 0, {}};
+  for (const Live& l : list_sessions(all_users)) {
+    if (l.entry.id != id) continue;
+    std::string how;
+    if (!l.cgroup_dir.empty()) {
+      // Every process of the cgroup at once, escapees included (Linux 5.14+).
+      unique_fd fd(::open((l.cgroup_dir + "/cgroup.kill").c_str(), O_WRONLY | O_CLOEXEC));
+      if (fd && ::write(fd.get(), "1", 1) == 1) how = "cgroup.kill";
+    }
+    // The rest (or everything, without a cgroup): lash's descendants, the namespace
+    // init among them (its death ends the namespace), or the processes found by id.
+    int killed = 0;
+    for (pid_t p : l.members)
+      if (::kill(p, SIGKILL) == 0) ++killed;
+    if (how.empty()) how = l.reach;
+    unregister_session(id);  // another user's entry (root) is pruned at the next read
+    return how + ", " + std::to_string(killed) + " processes signalled";
+  }
+  return Error{"no running session with this id", id, 0, {}};
+}
+
+}  // namespace lash::sandbox::registry
