@@ -1810,54 +1810,13 @@ def one_run(row, args, runner, twin):
 
 
 def delegate_cgroup_to_nobody():
-    """As a system would for a user session (systemd's Delegate=): a cgroup v2 directory
-    owned by uid 65534 with this process in it, so the unprivileged run has a writable
-    cgroup to make its session cgroups in. A root helper removes it once the run is
-    over. Without cgroup v2 nothing is done (lash then says the layer is missing)."""
-    mount = cur = None
-    with open("/proc/self/mountinfo") as f:
-        for line in f:
-            parts = line.split()
-            if "-" in parts and parts[parts.index("-") + 1] == "cgroup2":
-                mount = parts[4]
-                break
-    with open("/proc/self/cgroup") as f:
-        for line in f:
-            if line.startswith("0::"):
-                cur = line[3:].strip()
-    if not mount or cur is None:
-        return
-    d = os.path.join(mount + ("" if cur == "/" else cur), "lash-escape-nobody-%d" % os.getpid())
-    try:
-        os.mkdir(d)
-        for name in ("", "cgroup.procs", "cgroup.threads", "cgroup.subtree_control"):
-            os.chown(os.path.join(d, name) if name else d, 65534, 65534)
-    except OSError:
-        return
-    r, w = os.pipe()
-    if os.fork() == 0:  # the remover: outside the cgroup, root, and in a session of its
-        os.setsid()     # own (a test runner may kill the test's process group at its end)
-        os.close(w)
-        try:
-            os.read(r, 1)  # EOF: the run (and everything holding w) is over
-        except OSError:
-            pass
-        # Watchdogs of the run's sessions (moved to this directory when they left their
-        # session cgroups) may take seconds to finish after the run: wait up to a minute.
-        for _ in range(600):
-            try:
-                for sub in sorted((e for e in os.scandir(d) if e.is_dir()), key=lambda e: e.path,
-                                  reverse=True):
-                    os.rmdir(sub.path)
-                os.rmdir(d)
-                break
-            except OSError:
-                time.sleep(0.1)
-        os._exit(0)
-    os.close(r)
-    os.set_inheritable(w, True)
-    with open(os.path.join(d, "cgroup.procs"), "w") as f:
-        f.write(str(os.getpid()))
+    """As a system would for a user session (systemd's Delegate=): cgroups (v2, and the
+    v1 pids and memory hierarchies of a hybrid host) owned by uid 65534 with this
+    process in them (tests/harness/delegate.py)."""
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "harness"))
+    import delegate  # noqa: E402
+    kinds = delegate.delegate(65534, "lash-escape-nobody-%d" % os.getpid())
+    print("delegated to uid 65534: %s" % (", ".join(kinds) or "nothing"))
 
 
 def reexec_as_nobody():
