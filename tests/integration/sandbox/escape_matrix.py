@@ -104,7 +104,7 @@ def q(s):
 class Ctx:
     """One fresh tree for one run of one row."""
 
-    def __init__(self, args, runner):
+    def __init__(self, args, runner, limits=None):
         self.args = args
         self.runner = runner
         self.probe = args.probe
@@ -124,7 +124,7 @@ class Ctx:
         write(os.path.join(self.work, "mine"), "mine\n", 0o644)
         make_git_dir(self.work)
         write_profile(os.path.join(self.base, "lash_home/profiles/escape.profile"),
-                      self.probe)
+                      self.probe, limits)
         # by name: a .git moved away and rebuilt shows as a change of these paths
         self.watched = [self.outside, self.home, os.path.join(self.work, ".git/hooks"),
                         os.path.join(self.work, ".git/config")]
@@ -264,8 +264,8 @@ def make_git_dir(work):
     write(os.path.join(g, "hooks", "pre-commit.sample"), "#!/bin/sh\nexit 0\n", 0o755)
 
 
-def write_profile(path, probe):
-    lim = LIMITS
+def write_profile(path, probe, limits=None):
+    lim = dict(LIMITS, **(limits or {}))
     text = f"""# The escape matrix's restricting profile (tests/integration/sandbox).
 [profile]
 description = escape matrix: allowlist, workspace writable, protect, limits
@@ -622,13 +622,51 @@ def sleeper_touched_judge(res):
 
 # --------------------------------------------------------------------------- rows
 
+# The layers a row can name as the one that must stop it (docs/security.md).
+# "launch": what the launcher does to each child (inherited fds closed, lash
+# non-dumpable, the environment built from the policy).
+LAYERS = ("landlock", "seccomp", "namespace", "cgroup", "rlimit", "policy", "capabilities",
+          "launch")
+# How the rows' descriptive layer texts begin, and the layer each names.
+LAYER_WORDS = {"landlock": "landlock", "broker": "landlock", "seccomp": "seccomp",
+               "pidns": "namespace", "ipcns": "namespace", "mount": "namespace",
+               "namespace": "namespace", "cgroup": "cgroup", "rlimit": "rlimit",
+               "max_processes": "rlimit", "policy": "policy", "env": "policy",
+               "shell": "policy", "capabilities": "capabilities", "dumpable": "launch",
+               "launch": "launch", "close_range": "launch", "fd": "launch"}
+
+
+def stopping_layer(text):
+    import re
+    word = re.split(r"[^a-z_]", text.strip().lower(), maxsplit=1)[0]
+    if word not in LAYER_WORDS:
+        raise ValueError("row layer %r names none of %s" % (text, ", ".join(LAYERS)))
+    return LAYER_WORDS[word]
+
+
 class Row:
     def __init__(self, rid, desc, layer, cmd, judge=by_token, setup=None, expect=(),
                  root=False, runner_fn=default_run, peers=True, accepted=None,
-                 degraded=None, needs=None):
+                 degraded=None, needs=None, stop=None, fences=None, limits=None,
+                 nobody_expect=None):
         self.id = rid
         self.desc = desc
         self.layer = layer
+        # the one layer that must stop the attempt, and the tokens it produces
+        # (expect); a refusal with another token is by another layer, and fails under
+        # --strict unless that layer is an accepted second fence (fences: {layer:
+        # tokens}) of this row
+        # (a documented limit, accepted, is stopped by no layer: "-")
+        self.stop = stop or ("-" if accepted and layer == "-" else stopping_layer(layer))
+        assert self.stop in LAYERS or accepted, (rid, self.stop)
+        self.fences = {k: set(v) for k, v in (fences or {}).items()}
+        for k in self.fences:
+            assert k in LAYERS and k != self.stop, (rid, k)
+        # limits of the restricting profile for this row (over LIMITS): a memory row
+        # gets a CPU limit it cannot reach first, so the memory layer is what stops it
+        self.limits = limits
+        # as uid 65534 some layers answer with other tokens (e.g. no CAP_MKNOD)
+        self.nobody_expect = set(nobody_expect) if nobody_expect else None
         self.cmd = cmd
         self.judge = judge
         self.setup = setup
@@ -1790,7 +1828,7 @@ def landlock_abi():
 
 
 def one_run(row, args, runner, twin):
-    ctx = Ctx(args, runner)
+    ctx = Ctx(args, runner, row.limits)
     ctx.is_twin = twin
     try:
         if row.setup:
@@ -2008,12 +2046,27 @@ def main():
             verdict = "accepted" if row.accepted else "LET THROUGH"
             if not row.accepted:
                 failures.append("%s: let through (%s)" % (row.id, tok))
-        elif row.expect and tok not in row.expect and args.runner == "lash":
-            notes.append("%s: refused with %s, expected %s"
-                         % (row.id, tok, "/".join(sorted(row.expect))))
-            if args.strict:
-                failures.append(notes[-1])
-        table.append({"id": row.id, "desc": row.desc, "layer": row.layer,
+        elif args.runner == "lash" and not row.accepted:
+            expect = row.expect
+            if row.nobody_expect is not None and os.geteuid() != 0:
+                expect = row.nobody_expect
+            fence = [k for k, v in row.fences.items() if tok in v]
+            if not expect:
+                notes.append("%s: refused with %s; the row names no token for %s"
+                             % (row.id, tok, row.stop))
+                if args.strict:
+                    failures.append(notes[-1])
+            elif tok in expect:
+                pass
+            elif fence:
+                notes.append("%s: refused with %s by %s, an accepted second fence (%s did not stop it)"
+                             % (row.id, tok, fence[0], row.stop))
+            else:
+                notes.append("%s: refused with %s, not by %s (expected %s)"
+                             % (row.id, tok, row.stop, "/".join(sorted(expect))))
+                if args.strict:
+                    failures.append(notes[-1])
+        table.append({"id": row.id, "desc": row.desc, "layer": row.layer, "stop": row.stop,
                       "result": tok, "twin": t_tok, "verdict": verdict,
                       "let_through": bool(through) and not degraded,
                       "degraded": bool(degraded), "accepted": bool(row.accepted),
@@ -2030,9 +2083,9 @@ def main():
     elapsed = time.monotonic() - t0
 
     w = max([len(t["id"]) for t in table] + [2])
-    print("%-*s  %-18s  %-14s  %-12s  %s" % (w, "id", "layer", args.runner, "twin", "verdict"))
+    print("%-*s  %-12s  %-14s  %-12s  %s" % (w, "id", "stopped by", args.runner, "twin", "verdict"))
     for t in table:
-        print("%-*s  %-18s  %-14s  %-12s  %s" % (w, t["id"], t["layer"][:18],
+        print("%-*s  %-12s  %-14s  %-12s  %s" % (w, t["id"], t["stop"][:12],
                                                 t["result"][:14], t["twin"][:12],
                                                 t["verdict"]))
     for s in skipped:
