@@ -7,7 +7,7 @@ Each mutant in mutants.txt (next to this file) is one small edit of security cod
 (drop a Landlock right, skip the seccomp install, pass a denied variable...), made by
 a short pattern that must occur exactly once in its file: when the code has moved on
 and the pattern is gone, the run fails loudly instead of testing nothing. A scratch
-copy of the tree (tracked and new files) is built once in DIR/build; each mutant is
+copy of the tree (tracked and new files) is built once in DIR/tree/build; each mutant is
 applied, the targets its checks need are rebuilt incrementally (ccache), its checks
 run, and the file is put back. A mutant is caught when one of its checks fails (exit
 status other than 0 and 77); it survived when all pass or skip. A mutant that does
@@ -221,7 +221,12 @@ def main():
 
     os.makedirs(args.scratch, exist_ok=True)
     tree = copy_tree(args.scratch)
-    builddir = os.path.join(args.scratch, "build")
+    # build/ inside the copy, as in a checkout: the compile commands then name the
+    # sources as a checkout's build does (../src/...), so ccache (told to ignore the
+    # directory) serves the first build from earlier builds of the same code
+    builddir = os.path.join(tree, "build")
+    os.environ.setdefault("CCACHE_NOHASHDIR", "1")
+    os.environ.setdefault("CCACHE_BASEDIR", tree)
     if not os.path.isfile(os.path.join(builddir, "build.ninja")):
         rc, out = sh(["meson", "setup", builddir, tree], timeout=600)
         if rc != 0:
