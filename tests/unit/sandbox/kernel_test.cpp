@@ -54,7 +54,7 @@ bool alive(pid_t pid) {
 }
 
 bool wait_gone(pid_t pid) {
-  for (int i = 0; i < 300 && alive(pid); ++i) usleep(10000);
+  wait_for([&] { return !alive(pid); }, 3.0);
   return !alive(pid);
 }
 
@@ -442,7 +442,7 @@ TEST_CASE("lash and its children are in the session cgroup; kill_all kills a set
   pid_t escaped = std::atoi(pid_text.c_str());
   REQUIRE(escaped > 0);
   CHECK(wait_gone(escaped));
-  for (int i = 0; i < 300 && access(dir.c_str(), F_OK) == 0; ++i) usleep(10000);
+  wait_for([&] { return access(dir.c_str(), F_OK) != 0; }, 3.0);
   CHECK(access(dir.c_str(), F_OK) != 0);  // removed by the watchdog once the fake lash exited
   }
 }
@@ -481,7 +481,7 @@ TEST_CASE("the watchdog cleans up when lash is SIGKILLed") {
   kill(fake_lash, SIGKILL);
   waitpid(fake_lash, nullptr, 0);
   CHECK(wait_gone(escaped));
-  for (int i = 0; i < 200 && access(dir.c_str(), F_OK) == 0; ++i) usleep(10000);
+  wait_for([&] { return access(dir.c_str(), F_OK) != 0; }, 2.0);
   CHECK(access(dir.c_str(), F_OK) != 0);
 }
 

@@ -11,6 +11,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <time.h>
+
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -96,5 +99,44 @@ inline Machine probe_machine() {
 }
 
 const Machine& machine();  // probed once (kernel_main.cpp)
+
+// How much slower than idle this machine runs now: wall time over CPU time of a short
+// busy loop (best of three), between 1 and 10; LASH_TEST_SLOWNESS sets it. Budgets of
+// waits for an event are multiplied by it, so a loaded machine waits longer instead of
+// failing (the event itself ends the wait as soon as it happens).
+inline double slowness() {
+  static const double f = [] {
+    if (const char* s = std::getenv("LASH_TEST_SLOWNESS")) return std::max(1.0, std::atof(s));
+    double best = 10.0;
+    for (int i = 0; i < 3; ++i) {
+      timespec w0{}, c0{}, w1{}, c1{};
+      clock_gettime(CLOCK_MONOTONIC, &w0);
+      clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c0);
+      volatile unsigned long n = 0;
+      double cpu = 0;
+      do {
+        for (int k = 0; k < 10000; ++k) n = n + 1;
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c1);
+        cpu = double(c1.tv_sec - c0.tv_sec) + double(c1.tv_nsec - c0.tv_nsec) / 1e9;
+      } while (cpu < 0.03);
+      clock_gettime(CLOCK_MONOTONIC, &w1);
+      double wall = double(w1.tv_sec - w0.tv_sec) + double(w1.tv_nsec - w0.tv_nsec) / 1e9;
+      best = std::min(best, wall / cpu);
+    }
+    return std::max(1.0, best);
+  }();
+  return f;
+}
+
+// Polls PRED every 10 ms until it holds, for at most SECONDS times slowness().
+template <class Pred>
+bool wait_for(Pred pred, double seconds) {
+  int tries = static_cast<int>(seconds * slowness() * 100);
+  for (int i = 0; i < tries; ++i) {
+    if (pred()) return true;
+    usleep(10000);
+  }
+  return pred();
+}
 
 }  // namespace sbtest
