@@ -203,6 +203,7 @@ def main():
     ap.add_argument("--list", action="store_true")
     ap.add_argument("--no-baseline", action="store_true")
     ap.add_argument("--scratch", default="/tmp/lash-mutants")
+    ap.add_argument("--builddir", default="", help="default: SCRATCH/tree/build")
     args = ap.parse_args()
     mutants = parse(LIST)
     if args.list:
@@ -224,7 +225,7 @@ def main():
     # build/ inside the copy, as in a checkout: the compile commands then name the
     # sources as a checkout's build does (../src/...), so ccache (told to ignore the
     # directory) serves the first build from earlier builds of the same code
-    builddir = os.path.join(tree, "build")
+    builddir = args.builddir or os.path.join(tree, "build")
     os.environ.setdefault("CCACHE_NOHASHDIR", "1")
     os.environ.setdefault("CCACHE_BASEDIR", tree)
     if not os.path.isfile(os.path.join(builddir, "build.ninja")):

@@ -1001,3 +1001,53 @@ TEST_CASE("pid namespace: a setsid double fork dies at session end and when lash
     CHECK(wait_gone(host));  // within 3 s; the kernel kills it at once
   }
 }
+
+TEST_CASE("ns: the session mount namespace is read-only but for its writable grants, protects, and leaves the host alone") {
+  // src/sandbox/ns.cpp directly (no Landlock, no seccomp): a child that enters only
+  // the namespace lash made is refused by the read-only mounts; the host (the twin)
+  // is not changed by them.
+  if (!machine().root && !machine().user_namespaces) {
+    MESSAGE("SKIPPED: no user namespaces for this user (the harness's probe)");
+    return;
+  }
+  TempDir work("ns-work");
+  TempDir other("ns-other");
+  REQUIRE(mkdir((work / ".git").c_str(), 0755) == 0);
+  write_text(work / ".git/config", "[core]\n");
+  NamespaceSpec spec;
+  spec.read_only_root = true;
+  spec.writable = {work.path};
+  spec.protect = {work / ".git/config"};
+  auto ns = make_session_namespace(spec, caps());
+  REQUIRE_MESSAGE(ns.ok(), (ns.ok() ? "" : ns.error().message()));
+  auto try_write = [](const std::string& p) {
+    int fd = open(p.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0) return std::string(strerrorname_np(errno));
+    close(fd);
+    return std::string("ok");
+  };
+  int p[2];
+  REQUIRE(pipe2(p, O_CLOEXEC) == 0);
+  pid_t kid = fork();
+  REQUIRE(kid >= 0);
+  if (kid == 0) {
+    std::string out;
+    if (ns->user && setns(ns->user.get(), CLONE_NEWUSER) != 0) out = "setns-user ";
+    if (ns->mnt && setns(ns->mnt.get(), CLONE_NEWNS) != 0) out += "setns-mnt ";
+    if (out.empty())
+      out = try_write(other / "f") + " " + try_write(work / "f") + " " + try_write(work / ".git/config");
+    (void)!write(p[1], out.data(), out.size());
+    _exit(0);
+  }
+  close(p[1]);
+  char buf[256] = {};
+  ssize_t n = read(p[0], buf, sizeof buf - 1);
+  close(p[0]);
+  waitpid(kid, nullptr, 0);
+  REQUIRE(n > 0);
+  CHECK(std::string(buf) == "EROFS ok EROFS");
+  // the twin: the host's view is unchanged
+  CHECK(try_write(other / "f") == "ok");
+  CHECK(try_write(work / ".git/config") == "ok");
+  CHECK(ns->protected_paths == std::vector<std::string>{work / ".git/config"});
+}
