@@ -381,7 +381,7 @@ bool emit_section(Asm& a, const std::vector<ArgRule>& rules, const std::vector<u
   for (uint32_t arch : arches) {
     for (const ArgRule& r : rules) {
       int found = resolve(arch, r.syscall);
-      if (found < 0) continue;  // not a call of this ABI (or unknown to libseccomp)
+      if (found < 0) continue;  // not a call of this ABI (every name is known: checked by the caller)
       uint32_t nr = static_cast<uint32_t>(found) & ~kX32Bit;
       auto it = std::find_if(entries.begin(), entries.end(), [&](const Entry& e) { return e.nr == nr; });
       if (it == entries.end()) {
