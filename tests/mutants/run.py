@@ -282,12 +282,19 @@ def main():
                 errors.append((m.name, "does not build"))
                 print("[%d/%d] %s: ERROR does not build\n%s" % (i, len(mutants), m.name, out[-1500:]), flush=True)
                 continue
-            by = None
+            by = bad = None
             for kind, arg in m.checks:
                 st, out = run_check(kind, arg, tree, builddir)
+                if st == 3 and "matched no test case" in out:
+                    bad = "check %s %r matches no test case" % (kind, arg)
+                    break
                 if st not in (0, 77):
                     by = "%s %s (exit %d)" % (kind, arg, st)
                     break
+            if bad:
+                errors.append((m.name, bad))
+                print("[%d/%d] %s: ERROR %s" % (i, len(mutants), m.name, bad), flush=True)
+                continue
             secs = time.monotonic() - t1
             if by:
                 caught.append(m.name)
