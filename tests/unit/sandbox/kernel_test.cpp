@@ -141,6 +141,21 @@ TEST_CASE("only allowlisted programs run; not through ld.so, a copy, or memfd") 
   CHECK(s.in({"exec", probe_path(), "fds"}) == "ok");
 }
 
+TEST_CASE("a readable program outside the exec grants does not run: Landlock's EXECUTE alone") {
+  // In a read_only grant (readable, not mounted noexec, not the workspace) only
+  // Landlock's EXECUTE right tells reading from running: found by the mutant that
+  // leaves EXECUTE unhandled (tests/mutants), which every other test let through.
+  TempDir ro("ro-grant");
+  std::string copy = ro / "probe-copy";
+  REQUIRE(system(("cp '" + probe_path() + "' '" + copy + "' && chmod 755 '" + copy + "'").c_str()) == 0);
+  PlanOptions o;
+  o.read_only = {ro.path};
+  Session s(o);
+  CHECK(s.in({"open-read", copy}) == "ok");  // the read grant holds
+  CHECK(s.in({"exec", copy}) == "EACCES");
+  CHECK(s.out({"exec", copy}) == "ok");  // the twin
+}
+
 TEST_CASE("an allowlisted interpreter runs only allowlisted programs") {
   PlanOptions o;
   o.allow = {"/bin/sh"};
