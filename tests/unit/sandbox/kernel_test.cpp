@@ -12,6 +12,7 @@
 #include <sys/sem.h>
 #include <sys/shm.h>
 #include <sys/stat.h>
+#include <sys/prctl.h>
 #include <sys/un.h>
 
 #include <cstring>
@@ -438,7 +439,13 @@ TEST_CASE("lash and its children are in the session cgroup; kill_all kills a set
     std::string dir = prep->cgroup_dirs.empty() ? "-" : prep->cgroup_dirs[0];
     bool self_inside = cgroup_has(dir, getpid());
     kill_all(*prep);  // must not kill this process: the message below is only sent if it did not
-    std::string msg = child_cg + " " + escaped + " " + dir + " " + (self_inside ? "inside" : "outside") + "\n";
+    // Gone while this fake lash still lives: kill_all's own cgroup kill, not the
+    // watchdog's cleanup after lash exits (which would hide a kill_all that killed
+    // nothing: a mutant of tests/mutants did so).
+    pid_t e = static_cast<pid_t>(std::atoi(escaped.c_str()));
+    bool gone_before_exit = e > 0 && wait_for([&] { return !alive(e); }, 3.0);
+    std::string msg = child_cg + " " + escaped + " " + dir + " " + (self_inside ? "inside" : "outside") + " " +
+                      (gone_before_exit ? "killed-by-kill_all" : "alive-after-kill_all") + "\n";
     (void)!write(p[1], msg.data(), msg.size());
     _exit(0);
   }
@@ -447,8 +454,9 @@ TEST_CASE("lash and its children are in the session cgroup; kill_all kills a set
   ssize_t n = read(p[0], buf, sizeof buf - 1);
   close(p[0]);
   REQUIRE(n > 0);
-  std::string child_cg, pid_text, dir, flags;
-  std::istringstream(buf) >> child_cg >> pid_text >> dir >> flags;
+  std::string child_cg, pid_text, dir, flags, by_kill_all;
+  std::istringstream(buf) >> child_cg >> pid_text >> dir >> flags >> by_kill_all;
+  CHECK(by_kill_all == "killed-by-kill_all");
   int ws = 0;
   waitpid(fake_lash, &ws, 0);
   CHECK(WIFEXITED(ws));
@@ -460,6 +468,34 @@ TEST_CASE("lash and its children are in the session cgroup; kill_all kills a set
   wait_for([&] { return access(dir.c_str(), F_OK) != 0; }, 3.0);
   CHECK(access(dir.c_str(), F_OK) != 0);  // removed by the watchdog once the fake lash exited
   }
+}
+
+TEST_CASE("lash is not dumpable once the sandbox is prepared (children cannot read its memory or environ)") {
+  // Checked on lash itself: the escape rows that read /proc/LASH/environ are stopped
+  // first by the pid namespace and Landlock's ptrace scoping, which hid a lash that
+  // stayed dumpable (a mutant of tests/mutants).
+  TempDir work("dumpable");
+  int p[2];
+  REQUIRE(pipe(p) == 0);
+  pid_t fake_lash = fork();
+  REQUIRE(fake_lash >= 0);
+  if (fake_lash == 0) {
+    close(p[0]);
+    int before = prctl(PR_GET_DUMPABLE, 0, 0, 0, 0);
+    auto prep = prepare(make_plan(work.path, {}, caps()), caps());
+    int after = prctl(PR_GET_DUMPABLE, 0, 0, 0, 0);
+    if (prep) kill_all(*prep);
+    std::string msg = std::to_string(before) + " " + std::to_string(after) + (prep ? "" : " prepare-failed");
+    (void)!write(p[1], msg.data(), msg.size());
+    _exit(0);
+  }
+  close(p[1]);
+  char buf[64] = {};
+  ssize_t n = read(p[0], buf, sizeof buf - 1);
+  close(p[0]);
+  waitpid(fake_lash, nullptr, 0);
+  REQUIRE(n > 0);
+  CHECK(std::string(buf) == "1 0");  // dumpable before (the twin), not after
 }
 
 TEST_CASE("the watchdog cleans up when lash is SIGKILLed") {
