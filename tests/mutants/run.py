@@ -23,6 +23,7 @@ Checks (each line of a mutant's "check:"):
   escape IDS             escape_matrix.py --strict --only IDS as root
   escape-nobody IDS      the same as uid 65534
   lash-c TEXT => WANT    build/lash -c TEXT (restricted profile) must print WANT
+  lash-test FILE         one integration .lash file through tests/integration/run.py
   meson NAME             meson test NAME
 
 Ends with "N caught, M survived" and the survivors by name (exit 1 if any survived).
@@ -133,7 +134,9 @@ def targets_for(checks):
             t.add("tests/unit/sandbox/unit_sandbox_kernel")
         elif kind == "unit":
             t.add("tests/unit/" + arg.split()[0])
-        elif kind == "meson":
+        elif kind == "lash-test":
+        cmd = nice + [py, os.path.join(tree, "tests/integration/run.py"), lash, os.path.join(tree, arg)]
+    elif kind == "meson":
             return None  # meson test builds what it needs
     return sorted(t)
 
@@ -168,6 +171,8 @@ def run_check(kind, arg, tree, builddir):
         text, _, want = arg.partition(" => ")
         rc, out = sh(nice + [lash, "-c", text], cwd="/tmp", timeout=120, env=env)
         return (0 if out.strip() == want.strip() else 1), out
+    elif kind == "lash-test":
+        cmd = nice + [py, os.path.join(tree, "tests/integration/run.py"), lash, os.path.join(tree, arg)]
     elif kind == "meson":
         cmd = nice + ["meson", "test", "-C", builddir, "--no-rebuild", arg]
     else:
