@@ -16,11 +16,13 @@
 #include <sys/un.h>
 
 #include <cstring>
+#include <functional>
 #include <sstream>
 
 #include "machine_probe.h"
 #include "probe_util.h"
 #include "sandbox/landlock.h"
+#include "sandbox/landlock_abi.h"
 #include "sandbox/ns.h"
 
 namespace sbtest {
@@ -1103,4 +1105,61 @@ TEST_CASE("ns: the session mount namespace is read-only but for its writable gra
   CHECK(try_write(other / "f") == "ok");
   CHECK(try_write(work / ".git/config") == "ok");
   CHECK(ns->protected_paths == std::vector<std::string>{work / ".git/config"});
+}
+
+TEST_CASE("Landlock alone: deleting, truncating, renaming and linking outside the grants are refused") {
+  // Only the Landlock ruleset lash builds, restricted in a child: no read-only mounts,
+  // which refuse these writes first in a full session (EROFS) and hid a ruleset that
+  // no longer handled them (tests/mutants). The twin: the same child without it.
+  TempDir work("ll-work");
+  TempDir other("ll-other");
+  auto rs = build_landlock(make_plan(work.path, {}, caps()), caps(), {});
+  REQUIRE(rs.ok());
+  REQUIRE(rs->fd);
+  auto attempt = [&](bool restricted, const std::function<int()>& fn) {
+    int p[2];
+    REQUIRE(pipe(p) == 0);
+    pid_t kid = fork();
+    REQUIRE(kid >= 0);
+    if (kid == 0) {
+      close(p[0]);
+      int rc = 0;
+      if (restricted && (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 || lash::sandbox::ll::restrict_self(rs->fd.get(), 0) != 0))
+        rc = -2;
+      std::string out = rc == -2 ? "setup" : fn() == 0 ? "ok" : strerrorname_np(errno);
+      (void)!write(p[1], out.data(), out.size());
+      _exit(0);
+    }
+    close(p[1]);
+    char buf[64] = {};
+    ssize_t n = read(p[0], buf, sizeof buf - 1);
+    close(p[0]);
+    waitpid(kid, nullptr, 0);
+    return std::string(buf, n > 0 ? static_cast<size_t>(n) : 0);
+  };
+  struct Row {
+    const char* what;
+    std::function<int()> fn;
+    const char* refusal = "EACCES";  // Landlock says EXDEV where only REFER is missing
+  };
+  std::string f = other / "f", g = other / "g", d = other / "d", w = work / "moved";
+  std::vector<Row> rows = {
+      {"unlink", [&] { return unlink(f.c_str()); }},
+      {"truncate", [&] { return truncate(f.c_str(), 0); }},
+      {"rename out", [&] { return rename(f.c_str(), w.c_str()); }},
+      {"link in", [&] { return link(f.c_str(), (work / "hl").c_str()); }, "EXDEV"},
+      {"rmdir", [&] { return rmdir(d.c_str()); }},
+      {"write", [&] { int fd = open(f.c_str(), O_WRONLY | O_CLOEXEC); if (fd >= 0) close(fd); return fd < 0 ? -1 : 0; }},
+  };
+  for (const auto& r : rows) {
+    CAPTURE(std::string(r.what));
+    write_text(f, "x\n");
+    mkdir(d.c_str(), 0755);
+    CHECK(attempt(true, r.fn) == r.refusal);
+    write_text(f, "x\n");
+    mkdir(d.c_str(), 0755);
+    CHECK(attempt(false, r.fn) == "ok");  // the twin
+    unlink(w.c_str());
+    unlink((work / "hl").c_str());
+  }
 }
