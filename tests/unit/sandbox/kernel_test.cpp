@@ -1162,4 +1162,11 @@ TEST_CASE("Landlock alone: deleting, truncating, renaming and linking outside th
     unlink(w.c_str());
     unlink((work / "hl").c_str());
   }
+  // Inside the grant a file moves between directories (REFER granted): without REFER
+  // handled at all, Landlock would refuse every cross-directory move (EXDEV)
+  mkdir((work / "a").c_str(), 0755);
+  mkdir((work / "b").c_str(), 0755);
+  write_text(work / "a/f", "x\n");
+  std::string from = work / "a/f", to = work / "b/f";
+  CHECK(attempt(true, [&] { return rename(from.c_str(), to.c_str()); }) == "ok");
 }
