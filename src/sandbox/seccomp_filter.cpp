@@ -53,8 +53,13 @@ const char* const kDenied[] = {
 
 Result<void> rule(scmp_filter_ctx ctx, uint32_t action, const char* name, unsigned n,
                   const scmp_arg_cmp* cmp) {
+  // A name libseccomp does not know (a typo, or a call newer than this libseccomp)
+  // would silently leave its rule out: refuse to build the filter instead. (A call of
+  // another ABI only, such as umount on x86-64, resolves to a pseudo number.)
   int nr = seccomp_syscall_resolve_name(name);
-  if (nr == __NR_SCMP_ERROR) return {};  // unknown to this libseccomp: nothing to refuse
+  if (nr == __NR_SCMP_ERROR)
+    return Error{"libseccomp does not know the system call '" + std::string(name) +
+                     "': refusing a seccomp filter without its rule", name, ENOSYS, {}};
   int rc = seccomp_rule_add_array(ctx, action, nr, n, cmp);
   if (rc != 0) return Error{"cannot add a seccomp rule", name, -rc, {}};
   return {};
@@ -376,7 +381,7 @@ bool emit_section(Asm& a, const std::vector<ArgRule>& rules, const std::vector<u
   for (uint32_t arch : arches) {
     for (const ArgRule& r : rules) {
       int found = resolve(arch, r.syscall);
-      if (found < 0) continue;  // not a call of this ABI (or unknown to libseccomp)
+      if (found < 0) continue;  // not a call of this ABI (every name is known: checked by the caller)
       uint32_t nr = static_cast<uint32_t>(found) & ~kX32Bit;
       auto it = std::find_if(entries.begin(), entries.end(), [&](const Entry& e) { return e.nr == nr; });
       if (it == entries.end()) {
@@ -416,6 +421,11 @@ std::vector<sock_filter> join_filters(const std::vector<sock_filter>& first, con
 
 Result<std::vector<sock_filter>> build_arg_filter(bool keep_openat2) {
   std::vector<ArgRule> rules = arg_rules(keep_openat2);
+  // As in rule(): a name no ABI's table knows would drop its rule without a word.
+  for (const ArgRule& r : rules)
+    if (resolve(SCMP_ARCH_X86_64, r.syscall) == __NR_SCMP_ERROR)
+      return Error{"libseccomp does not know the system call '" + std::string(r.syscall) +
+                       "': refusing a seccomp filter without its rule", r.syscall, ENOSYS, {}};
   Asm a;
   //   0 ld arch; 1 jeq x86-64 ? 4 : 2; 2 jeq i386 ? 5 : 3; 3 allow; 4 ja x86-64 section;
   //   5 the i386 section; the x86-64 section (x86-64 and x32 numbers, 64-bit arguments)

@@ -307,14 +307,20 @@ TEST_CASE("network: explicit ports, block_all_others and warn") {
   CHECK(w.advisory);
 }
 
-TEST_CASE("engine: decide is deterministic and O(1) in the allowlist size") {
+TEST_CASE("engine: a long allowlist decides each name by itself, first and last alike") {
+  // (The speed of decide() is measured in tests/bench/policy.sh, not here.)
   std::string list = "[process]\nspawn_allowlist = ls";
   for (int i = 0; i < 1000; ++i) list += ",\n  tool" + std::to_string(i);
   auto e = engine(list + "\n");
   CHECK(e.profile().values.spawn_allowlist.value.size() == 1001);
-  auto a = e.decide(Spawn{"tool999", ""});
-  auto b = e.decide(Spawn{"tool999", ""});
-  CHECK(a.allowed());
-  CHECK(b.allowed());
+  for (const char* in : {"ls", "tool0", "tool500", "tool999"}) CHECK(e.decide(Spawn{in, ""}).allowed());
+  // near misses: a prefix, an extension, another case, a path with the name as its end
+  for (const char* out : {"tool1000", "tool", "tool9999", "Tool1", "tool1 ", "l", "lsx"}) {
+    auto d = e.decide(Spawn{out, ""});
+    CHECK_MESSAGE(!d.allowed(), out);
+    CHECK(d.decided_by.key == "process.spawn_allowlist");
+  }
+  // a decision does not change what the next one says
   CHECK_FALSE(e.decide(Spawn{"tool1000", ""}).allowed());
+  CHECK(e.decide(Spawn{"tool999", ""}).allowed());
 }

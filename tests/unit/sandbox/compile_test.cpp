@@ -586,13 +586,28 @@ TEST_CASE("compile: closure problems are reported") {
   CHECK(has_text(plan.warnings, "libgone.so.1"));
 }
 
-TEST_CASE("compile is pure: same inputs, same plan") {
+TEST_CASE("compile is pure: the plan follows the inputs, not their order or earlier calls") {
+  // The same facts listed in another order give the same plan; a compile() in between
+  // with other inputs leaves nothing behind; and a changed input shows in the plan (so
+  // the comparison is not of two values that cannot differ).
   auto a = plan_lines(compile(ci_profile(), ctx_with_git(), full_caps()));
-  auto b = plan_lines(compile(ci_profile(), ctx_with_git(), full_caps()));
-  CHECK(a == b);
+  auto reordered = ctx_with_git();
+  std::reverse(reordered.closure.files.begin(), reordered.closure.files.end());
+  auto other = compile(ci_profile(), ctx_with_git("/srv/elsewhere"), full_caps());
+  auto b = plan_lines(compile(ci_profile(), reordered, full_caps()));
+  // (the rules are listed in the closure's order: compare them as a set)
+  auto sorted = [](std::vector<std::string> v) { std::sort(v.begin(), v.end()); return v; };
+  CHECK(sorted(a) == sorted(b));
+  auto c = plan_lines(other);
+  CHECK(a != c);
+  CHECK(has_text(c, "rw- /srv/elsewhere  [include_workdir]"));
+  CHECK_FALSE(has_text(c, "/home/u/proj  [include_workdir]"));
   CHECK(has_text(a, "r-x /usr/bin/git  [spawn_allowlist]"));
   CHECK(has_text(a, "rw- /home/u/proj  [include_workdir]"));
   CHECK(has_text(a, "programs: allowlist only"));
+  auto open = ci_profile();
+  open.values.spawn_any.value = true;
+  CHECK_FALSE(has_text(plan_lines(compile(open, ctx_with_git(), full_caps())), "programs: allowlist only"));
 }
 
 TEST_CASE("landlock masks: file rules get file rights only; older ABIs drop rights") {

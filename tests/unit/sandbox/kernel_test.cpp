@@ -12,13 +12,17 @@
 #include <sys/sem.h>
 #include <sys/shm.h>
 #include <sys/stat.h>
+#include <sys/prctl.h>
 #include <sys/un.h>
 
 #include <cstring>
+#include <functional>
 #include <sstream>
 
+#include "machine_probe.h"
 #include "probe_util.h"
 #include "sandbox/landlock.h"
+#include "sandbox/landlock_abi.h"
 #include "sandbox/ns.h"
 
 namespace sbtest {
@@ -53,7 +57,7 @@ bool alive(pid_t pid) {
 }
 
 bool wait_gone(pid_t pid) {
-  for (int i = 0; i < 300 && alive(pid); ++i) usleep(10000);
+  wait_for([&] { return !alive(pid); }, 3.0);
   return !alive(pid);
 }
 
@@ -140,6 +144,21 @@ TEST_CASE("only allowlisted programs run; not through ld.so, a copy, or memfd") 
   CHECK(s.in({"exec", probe_path(), "fds"}) == "ok");
 }
 
+TEST_CASE("a readable program outside the exec grants does not run: Landlock's EXECUTE alone") {
+  // In a read_only grant (readable, not mounted noexec, not the workspace) only
+  // Landlock's EXECUTE right tells reading from running: found by the mutant that
+  // leaves EXECUTE unhandled (tests/mutants), which every other test let through.
+  TempDir ro("ro-grant");
+  std::string copy = ro / "probe-copy";
+  REQUIRE(system(("cp '" + probe_path() + "' '" + copy + "' && chmod 755 '" + copy + "'").c_str()) == 0);
+  PlanOptions o;
+  o.read_only = {ro.path};
+  Session s(o);
+  CHECK(s.in({"open-read", copy}) == "ok");  // the read grant holds
+  CHECK(s.in({"exec", copy}) == "EACCES");
+  CHECK(s.out({"exec", copy}) == "ok");  // the twin
+}
+
 TEST_CASE("an allowlisted interpreter runs only allowlisted programs") {
   PlanOptions o;
   o.allow = {"/bin/sh"};
@@ -149,10 +168,25 @@ TEST_CASE("an allowlisted interpreter runs only allowlisted programs") {
   CHECK(s.out({"run", "/bin/sh", "-c", "/usr/bin/id"}) == "ok");
 }
 
+TEST_CASE("lash's capability probe agrees with the harness's own probe of the machine") {
+  // A regression in caps.cpp would otherwise turn kernel tests into silent skips (or
+  // make lash refuse, or skip, a layer the machine has).
+  const auto& m = machine();
+  const auto& c = caps();
+  CHECK(c.landlock_abi == m.landlock_abi);
+  CHECK(c.seccomp == m.seccomp);
+  CHECK(c.root == m.root);
+  CHECK(c.user_namespaces == m.user_namespaces);
+  CHECK(c.cgroup2_writable == m.cgroup2_writable);
+  CHECK(c.v1_pids.writable == m.v1_pids_writable);
+  CHECK(c.v1_memory.writable == m.v1_memory_writable);
+  if (m.delegated_v2) CHECK(c.cgroup2_writable);
+}
+
 TEST_CASE("seccomp: user namespaces, ptrace, io_uring, mount, TIOCSTI are refused") {
   Session s;
   CHECK(s.in({"userns"}) == "EPERM");
-  if (caps().user_namespaces) CHECK(s.out({"userns"}) == "ok");
+  if (machine().user_namespaces) CHECK(s.out({"userns"}) == "ok");
   // The target is exec'd (not a bare fork of this non-dumpable test process), so
   // the allow twin can attach as an unprivileged user too.
   SpawnSpec sleeper;
@@ -182,8 +216,8 @@ TEST_CASE("seccomp: pid-addressed calls reach only the caller (pid 0); the same 
   REQUIRE(t.ok());
   std::string pid = std::to_string(t->pid);
   std::vector<std::vector<std::string>> calls = {
-      {"prlimit", pid, "nofile", "3", "3"}, {"setpriority", "process", pid, "7"},
-      {"setpriority", "pgrp", pid, "7"},   {"setscheduler", pid},
+      {"prlimit", pid, "nofile", "3", "3"}, {"setpriority", "process", pid, "19"},
+      {"setpriority", "pgrp", pid, "19"},   {"setscheduler", pid},
       {"setparam", pid},                   {"setattr", pid},
       {"ioprio", pid}};
   cpu_set_t set;
@@ -272,8 +306,10 @@ TEST_CASE("seccomp: the argument rules hold for the i386 and x32 ABIs too") {
     CHECK(s.in({abi, "prlimit", pid}) == "EPERM");
     CHECK(s.out({abi, "prlimit", pid}) == "ok");
     CHECK(s.in({abi, "prlimit", "self"}) == "ok");
-    CHECK(s.in({abi, "setpriority", pid, "5"}) == "EPERM");
-    CHECK(s.out({abi, "setpriority", pid, "5"}) == "ok");
+    // 19: allowed to any user whatever nice value the tests run at (a lower one
+    // needs CAP_SYS_NICE under `nice -n 19`)
+    CHECK(s.in({abi, "setpriority", pid, "19"}) == "EPERM");
+    CHECK(s.out({abi, "setpriority", pid, "19"}) == "ok");
   }
   kill(t->pid, SIGKILL);
   waitpid(t->pid, nullptr, 0);
@@ -367,7 +403,7 @@ TEST_CASE("resource limits: open files, file size, memory, CPU") {
 }
 
 TEST_CASE("max_processes stops a fork bomb, also as root (cgroup pids)") {
-  if (!caps().can_limit_pids() && getuid() == 0) {
+  if (!(machine().cgroup2_writable || machine().v1_pids_writable) && getuid() == 0) {
     MESSAGE("no pids controller and running as root: RLIMIT_NPROC does not bind root");
     return;
   }
@@ -380,8 +416,9 @@ TEST_CASE("max_processes stops a fork bomb, also as root (cgroup pids)") {
 }
 
 TEST_CASE("lash and its children are in the session cgroup; kill_all kills a setsid double-forked process") {
-  if (!caps().cgroup2_writable) {
-    MESSAGE("no writable cgroup v2 here");
+  if (!machine().cgroup2_writable) {
+    REQUIRE_MESSAGE(!machine().delegated_v2, "the harness delegated a cgroup, yet none can be made");
+    MESSAGE("SKIPPED: no writable cgroup v2 here (the harness's probe)");
     return;
   }
   // A fake lash in a fork: prepare() moves the preparing process into the cgroup,
@@ -404,7 +441,13 @@ TEST_CASE("lash and its children are in the session cgroup; kill_all kills a set
     std::string dir = prep->cgroup_dirs.empty() ? "-" : prep->cgroup_dirs[0];
     bool self_inside = cgroup_has(dir, getpid());
     kill_all(*prep);  // must not kill this process: the message below is only sent if it did not
-    std::string msg = child_cg + " " + escaped + " " + dir + " " + (self_inside ? "inside" : "outside") + "\n";
+    // Gone while this fake lash still lives: kill_all's own cgroup kill, not the
+    // watchdog's cleanup after lash exits (which would hide a kill_all that killed
+    // nothing: a mutant of tests/mutants did so).
+    pid_t e = static_cast<pid_t>(std::atoi(escaped.c_str()));
+    bool gone_before_exit = e > 0 && wait_for([&] { return !alive(e); }, 3.0);
+    std::string msg = child_cg + " " + escaped + " " + dir + " " + (self_inside ? "inside" : "outside") + " " +
+                      (gone_before_exit ? "killed-by-kill_all" : "alive-after-kill_all") + "\n";
     (void)!write(p[1], msg.data(), msg.size());
     _exit(0);
   }
@@ -413,8 +456,9 @@ TEST_CASE("lash and its children are in the session cgroup; kill_all kills a set
   ssize_t n = read(p[0], buf, sizeof buf - 1);
   close(p[0]);
   REQUIRE(n > 0);
-  std::string child_cg, pid_text, dir, flags;
-  std::istringstream(buf) >> child_cg >> pid_text >> dir >> flags;
+  std::string child_cg, pid_text, dir, flags, by_kill_all;
+  std::istringstream(buf) >> child_cg >> pid_text >> dir >> flags >> by_kill_all;
+  CHECK(by_kill_all == "killed-by-kill_all");
   int ws = 0;
   waitpid(fake_lash, &ws, 0);
   CHECK(WIFEXITED(ws));
@@ -423,13 +467,47 @@ TEST_CASE("lash and its children are in the session cgroup; kill_all kills a set
   pid_t escaped = std::atoi(pid_text.c_str());
   REQUIRE(escaped > 0);
   CHECK(wait_gone(escaped));
-  for (int i = 0; i < 300 && access(dir.c_str(), F_OK) == 0; ++i) usleep(10000);
+  wait_for([&] { return access(dir.c_str(), F_OK) != 0; }, 3.0);
   CHECK(access(dir.c_str(), F_OK) != 0);  // removed by the watchdog once the fake lash exited
   }
 }
 
+TEST_CASE("lash is not dumpable once the sandbox is prepared (children cannot read its memory or environ)") {
+  // Checked on lash itself: the escape rows that read /proc/LASH/environ are stopped
+  // first by the pid namespace and Landlock's ptrace scoping, which hid a lash that
+  // stayed dumpable (a mutant of tests/mutants).
+  TempDir work("dumpable");
+  int p[2];
+  REQUIRE(pipe(p) == 0);
+  pid_t fake_lash = fork();
+  REQUIRE(fake_lash >= 0);
+  if (fake_lash == 0) {
+    close(p[0]);
+    // (an earlier test's prepare() in this process left it non-dumpable: start dumpable)
+    (void)prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
+    int before = prctl(PR_GET_DUMPABLE, 0, 0, 0, 0);
+    auto prep = prepare(make_plan(work.path, {}, caps()), caps());
+    int after = prctl(PR_GET_DUMPABLE, 0, 0, 0, 0);
+    if (prep) kill_all(*prep);
+    std::string msg = std::to_string(before) + " " + std::to_string(after) + (prep ? "" : " prepare-failed");
+    (void)!write(p[1], msg.data(), msg.size());
+    _exit(0);
+  }
+  close(p[1]);
+  char buf[64] = {};
+  ssize_t n = read(p[0], buf, sizeof buf - 1);
+  close(p[0]);
+  waitpid(fake_lash, nullptr, 0);
+  REQUIRE(n > 0);
+  CHECK(std::string(buf) == "1 0");  // dumpable before (the twin), not after
+}
+
 TEST_CASE("the watchdog cleans up when lash is SIGKILLed") {
-  if (!caps().cgroup2_writable) return;
+  if (!machine().cgroup2_writable) {
+    REQUIRE_MESSAGE(!machine().delegated_v2, "the harness delegated a cgroup, yet none can be made");
+    MESSAGE("SKIPPED: no writable cgroup v2 here (the harness's probe)");
+    return;
+  }
   TempDir work("wd");
   int p[2];
   REQUIRE(pipe(p) == 0);
@@ -458,7 +536,7 @@ TEST_CASE("the watchdog cleans up when lash is SIGKILLed") {
   kill(fake_lash, SIGKILL);
   waitpid(fake_lash, nullptr, 0);
   CHECK(wait_gone(escaped));
-  for (int i = 0; i < 200 && access(dir.c_str(), F_OK) == 0; ++i) usleep(10000);
+  wait_for([&] { return access(dir.c_str(), F_OK) != 0; }, 2.0);
   CHECK(access(dir.c_str(), F_OK) != 0);
 }
 
@@ -674,10 +752,10 @@ TEST_CASE("SessionSandbox: prepare, launch, open_for_user, kill_all") {
   sb.kill_all();
   // Without a writable cgroup there is nothing for kill_all to kill: the job table's
   // process-group fallback is the shell's (here: the test's) job.
-  if (!caps().cgroup2_writable) kill(lr->pid, SIGKILL);
+  if (!machine().cgroup2_writable) kill(lr->pid, SIGKILL);
   int ws = 0;
   REQUIRE(waitpid(lr->pid, &ws, 0) == lr->pid);
-  if (caps().cgroup2_writable) {
+  if (machine().cgroup2_writable) {
     CHECK(WIFSIGNALED(ws));
     CHECK(WTERMSIG(ws) == SIGKILL);
   }
@@ -868,7 +946,7 @@ std::string in_fake_lash(F body, pid_t* fake = nullptr, bool keep = false) {
 }  // namespace
 
 TEST_CASE("pid namespace: processes outside the session do not exist for it; inside they do") {
-  if (!caps().root && !caps().user_namespaces) {
+  if (!machine().root && !machine().user_namespaces) {
     MESSAGE("SKIPPED: no user namespaces for this user: no pid namespace can be made");
     return;
   }
@@ -914,7 +992,7 @@ TEST_CASE("pid namespace: processes outside the session do not exist for it; ins
 }
 
 TEST_CASE("IPC namespace: SysV shared memory, semaphores and queues made outside are invisible") {
-  if (!caps().root && !caps().user_namespaces) {
+  if (!machine().root && !machine().user_namespaces) {
     MESSAGE("SKIPPED: no user namespaces for this user");
     return;
   }
@@ -946,7 +1024,7 @@ TEST_CASE("IPC namespace: SysV shared memory, semaphores and queues made outside
 }
 
 TEST_CASE("pid namespace: a setsid double fork dies at session end and when lash is SIGKILLed") {
-  if (!caps().root && !caps().user_namespaces) {
+  if (!machine().root && !machine().user_namespaces) {
     MESSAGE("SKIPPED: no user namespaces for this user");
     return;
   }
@@ -977,4 +1055,118 @@ TEST_CASE("pid namespace: a setsid double fork dies at session end and when lash
     }
     CHECK(wait_gone(host));  // within 3 s; the kernel kills it at once
   }
+}
+
+TEST_CASE("ns: the session mount namespace is read-only but for its writable grants, protects, and leaves the host alone") {
+  // src/sandbox/ns.cpp directly (no Landlock, no seccomp): a child that enters only
+  // the namespace lash made is refused by the read-only mounts; the host (the twin)
+  // is not changed by them.
+  if (!machine().root && !machine().user_namespaces) {
+    MESSAGE("SKIPPED: no user namespaces for this user (the harness's probe)");
+    return;
+  }
+  TempDir work("ns-work");
+  TempDir other("ns-other");
+  REQUIRE(mkdir((work / ".git").c_str(), 0755) == 0);
+  write_text(work / ".git/config", "[core]\n");
+  NamespaceSpec spec;
+  spec.read_only_root = true;
+  spec.writable = {work.path};
+  spec.protect = {work / ".git/config"};
+  auto ns = make_session_namespace(spec, caps());
+  REQUIRE_MESSAGE(ns.ok(), (ns.ok() ? "" : ns.error().message()));
+  auto try_write = [](const std::string& p) {
+    int fd = open(p.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0) return std::string(strerrorname_np(errno));
+    close(fd);
+    return std::string("ok");
+  };
+  int p[2];
+  REQUIRE(pipe2(p, O_CLOEXEC) == 0);
+  pid_t kid = fork();
+  REQUIRE(kid >= 0);
+  if (kid == 0) {
+    std::string out;
+    if (ns->user && setns(ns->user.get(), CLONE_NEWUSER) != 0) out = "setns-user ";
+    if (ns->mnt && setns(ns->mnt.get(), CLONE_NEWNS) != 0) out += "setns-mnt ";
+    if (out.empty())
+      out = try_write(other / "f") + " " + try_write(work / "f") + " " + try_write(work / ".git/config");
+    (void)!write(p[1], out.data(), out.size());
+    _exit(0);
+  }
+  close(p[1]);
+  char buf[256] = {};
+  ssize_t n = read(p[0], buf, sizeof buf - 1);
+  close(p[0]);
+  waitpid(kid, nullptr, 0);
+  REQUIRE(n > 0);
+  CHECK(std::string(buf) == "EROFS ok EROFS");
+  // the twin: the host's view is unchanged
+  CHECK(try_write(other / "f") == "ok");
+  CHECK(try_write(work / ".git/config") == "ok");
+  CHECK(ns->protected_paths == std::vector<std::string>{work / ".git/config"});
+}
+
+TEST_CASE("Landlock alone: deleting, truncating, renaming and linking outside the grants are refused") {
+  // Only the Landlock ruleset lash builds, restricted in a child: no read-only mounts,
+  // which refuse these writes first in a full session (EROFS) and hid a ruleset that
+  // no longer handled them (tests/mutants). The twin: the same child without it.
+  TempDir work("ll-work");
+  TempDir other("ll-other");
+  auto rs = build_landlock(make_plan(work.path, {}, caps()), caps(), {});
+  REQUIRE(rs.ok());
+  REQUIRE(rs->fd);
+  auto attempt = [&](bool restricted, const std::function<int()>& fn) {
+    int p[2];
+    REQUIRE(pipe(p) == 0);
+    pid_t kid = fork();
+    REQUIRE(kid >= 0);
+    if (kid == 0) {
+      close(p[0]);
+      int rc = 0;
+      if (restricted && (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 || lash::sandbox::ll::restrict_self(rs->fd.get(), 0) != 0))
+        rc = -2;
+      std::string out = rc == -2 ? "setup" : fn() == 0 ? "ok" : strerrorname_np(errno);
+      (void)!write(p[1], out.data(), out.size());
+      _exit(0);
+    }
+    close(p[1]);
+    char buf[64] = {};
+    ssize_t n = read(p[0], buf, sizeof buf - 1);
+    close(p[0]);
+    waitpid(kid, nullptr, 0);
+    return std::string(buf, n > 0 ? static_cast<size_t>(n) : 0);
+  };
+  struct Row {
+    const char* what;
+    std::function<int()> fn;
+    const char* refusal = "EACCES";  // Landlock says EXDEV where only REFER is missing
+  };
+  std::string f = other / "f", g = other / "g", d = other / "d", w = work / "moved";
+  std::vector<Row> rows = {
+      {"unlink", [&] { return unlink(f.c_str()); }},
+      {"truncate", [&] { return truncate(f.c_str(), 0); }},
+      {"rename out", [&] { return rename(f.c_str(), w.c_str()); }},
+      {"link in", [&] { return link(f.c_str(), (work / "hl").c_str()); }, "EXDEV"},
+      {"rmdir", [&] { return rmdir(d.c_str()); }},
+      {"write", [&] { int fd = open(f.c_str(), O_WRONLY | O_CLOEXEC); if (fd >= 0) close(fd); return fd < 0 ? -1 : 0; }},
+  };
+  for (const auto& r : rows) {
+    CAPTURE(std::string(r.what));
+    write_text(f, "x\n");
+    mkdir(d.c_str(), 0755);
+    CHECK(attempt(true, r.fn) == r.refusal);
+    write_text(f, "x\n");
+    mkdir(d.c_str(), 0755);
+    CHECK(attempt(false, r.fn) == "ok");  // the twin
+    unlink(w.c_str());
+    unlink((work / "hl").c_str());
+  }
+  // Inside the grant a file moves between directories (REFER granted): without REFER
+  // handled at all, Landlock would refuse every cross-directory move (EXDEV)
+  mkdir((work / "a").c_str(), 0755);
+  mkdir((work / "b").c_str(), 0755);
+  write_text(work / "a/f", "x\n");
+  std::string from = work / "a/f", to = work / "b/f";
+  CHECK(attempt(true, [&] { return rename(from.c_str(), to.c_str()); }) == "ok");
 }
