@@ -62,7 +62,7 @@ struct Invocation {
   bool interactive = false;   // -i
   bool login = false;
   bool dump_ast = false;
-  std::string profile;        // -p NAME (policy layer)
+  std::optional<std::string> profile;  // -p NAME (policy layer); set even when empty
   std::vector<std::string> operands;
 };
 
@@ -236,9 +236,9 @@ int main(int argc, char** argv) {
 
   // -n only parses: it needs no profile. Everything else runs under one.
   if (!(sh.opt.noexec && !sh.opt.interactive)) {
-    std::optional<std::string> requested;
-    if (!inv.profile.empty()) requested = inv.profile;
-    auto started = lash::exec::start_session(sh, requested);
+    // An empty -p is an error, never "no choice" (a script's `lash -p "$P"` with P
+    // unset must not run unsandboxed under the default); the selector refuses it.
+    auto started = lash::exec::start_session(sh, inv.profile);
     if (!started) {
       std::string msg = "lash: " + started.error().message() + "\n";
       (void)!::write(2, msg.data(), msg.size());
