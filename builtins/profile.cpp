@@ -235,6 +235,51 @@ int cmd_edit(Shell& sh, std::vector<std::string> args) {
   return exec::edit_profile_file(sh, args[0], user_profile_path(args[0]));
 }
 
+// The parent a file names must load, as it would when the file is used as a user
+// profile (a parent of its own name is the one below the user directory).
+bool check_parent(Shell& sh, const policy::LoadedProfile& lp) {
+  const auto& from = lp.profile.inherit_from;
+  if (!from.set) return true;
+  policy::SearchPath store = policy::session_search_path();
+  bool same = from.value == lp.name;
+  auto file = policy::find_profile(store, from.value, user_dir_allowed(),
+                                   same ? policy::Source::system : policy::Source::user);
+  std::string why;
+  if (!file) {
+    why = same ? "no system or built-in profile '" + from.value + "' to extend" : file.error().message();
+  } else if (!same) {
+    auto parent = load(from.value);
+    if (!parent) why = parent.error().message();
+  }
+  if (why.empty()) return true;
+  sh.err() << from.from.text() << ": from: parent '" << from.value << "' cannot be loaded: " << why << '\n';
+  return false;
+}
+
+// An allowlist or denylist entry that names no program here is most likely a typo or
+// a tool not installed: said, but the file is still valid (another machine may have it).
+void warn_unresolved_programs(Shell& sh, const policy::LoadedProfile& lp) {
+  policy::SessionEnv env = exec::session_env_of(sh);
+  auto names_nothing = [&](const std::string& e) {
+    std::string path = e;
+    if (e.rfind("~/", 0) == 0) path = env.home.empty() ? std::string() : env.home + e.substr(1);
+    if (!path.empty() && path[0] == '/') return ::access(path.c_str(), X_OK) != 0;
+    if (path.empty()) return true;
+    for (const auto& dir : str::split(env.path_var, ':')) {
+      std::string c = (dir.empty() ? std::string(".") : dir) + "/" + e;
+      struct stat st;
+      if (::stat(c.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(c.c_str(), X_OK) == 0) return false;
+    }
+    return true;
+  };
+  for (const auto* f : {&lp.profile.spawn_allowlist, &lp.profile.spawn_denylist})
+    for (const auto& e : f->value)
+      if (names_nothing(e))
+        sh.err() << f->from.text() << ": " << (f == &lp.profile.spawn_allowlist ? "spawn_allowlist" : "spawn_denylist")
+                 << ": warning: '" << e << "' names no program here"
+                 << (e.find('/') == std::string::npos ? " (not found on PATH)" : " (no such executable)") << '\n';
+}
+
 int cmd_validate(Shell& sh, std::vector<std::string> args) {
   if (args.empty()) {
     sh.error("profile validate: usage: profile validate FILE...");
@@ -261,9 +306,14 @@ int cmd_validate(Shell& sh, std::vector<std::string> args) {
     if (!loaded) {
       sh.err() << loaded.error().message() << '\n';
       st = 1;
-    } else {
-      sh.out() << path << ": ok\n";
+      continue;
     }
+    bool parent_ok = check_parent(sh, *loaded);
+    warn_unresolved_programs(sh, *loaded);
+    if (parent_ok)
+      sh.out() << path << ": ok\n";
+    else
+      st = 1;
   }
   return st;
 }
