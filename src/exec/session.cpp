@@ -26,6 +26,9 @@
 #include "sandbox/plan.h"
 
 namespace lash::exec {
+
+// machine_notes.cpp: a note about the machine is said once per user and machine.
+bool say_note_now(const std::string& note);
 namespace {
 
 std::unique_ptr<Session> g_session;
@@ -227,7 +230,8 @@ void arm_sandbox(std::shared_ptr<const policy::ResolvedProfile> profile,
       return;
     }
     auto r = s.sandbox->prepare(plan);
-    for (auto& note : s.sandbox->take_notes()) warn(note);
+    for (auto& note : s.sandbox->take_notes())
+      if (say_note_now(note)) warn(note);
     if (!r) {
       svc.refusal_ = r.error().message();
       return;
