@@ -53,7 +53,18 @@ constexpr const char* kUsage =
     "  --help                 print this help and exit\n"
     "\n"
     "Exit status: 0 success, 1 builtin failure, 2 usage or syntax error,\n"
-    "126 refused by the profile or not executable, 127 not found, 128+N signal N.\n";
+    "126 refused by the profile or not executable, 127 not found, 128+N signal N.\n"
+    "\n"
+    "Profile and audit builtins (`profile help` for all):\n"
+    "  profile list | review NAME | test NAME CMDLINE | diff A B | create NAME --from P\n"
+    "  profile edit NAME | delete NAME | switch NAME | validate FILE   (--json: schema 1)\n"
+    "  audit tail [N] | audit search WORD\n"
+    "\n"
+    "Examples:\n"
+    "  lash -p ci -c 'make && make check'      run a build under the ci profile\n"
+    "  lash -c 'profile review ci'              what ci may run, read, write, reach\n"
+    "  lash -c \"profile test ci 'curl x'\"       would it be refused, and why\n"
+    "  lash -p restricted script.sh             a script under the restricted profile\n";
 
 struct Invocation {
   bool command_mode = false;  // -c

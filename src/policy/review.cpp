@@ -91,9 +91,8 @@ Json value_json(const Profile& p, const KeyInfo& key) {
           return a;
         } else if constexpr (std::is_same_v<T, Ports>) {
           Json a = Json::array();
-          for (const auto& r : f.value)
-            a.push_back(r.lo == r.hi ? std::to_string(r.lo)
-                                     : std::to_string(r.lo) + "-" + std::to_string(r.hi));
+          // Numbers, one shape for a port and a range: {"from": 443, "to": 443}.
+          for (const auto& r : f.value) a.push_back(Json{{"from", r.lo}, {"to", r.hi}});
           return a;
         } else {
           return value_text(p, key);
