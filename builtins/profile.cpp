@@ -26,6 +26,7 @@
 #include "policy/resolver.h"
 #include "policy/review.h"
 #include "policy/review_summary.h"
+#include "builtins/profile_explain.h"
 #include "policy/session_facts.h"
 #include "policy/session_select.h"
 #include "policy/store.h"
@@ -37,7 +38,7 @@ using exec::Shell;
 namespace {
 
 constexpr const char* kUsage =
-    "usage: profile list|review|permissions|test|diff|create|edit|delete|reload|switch|validate|help ...";
+    "usage: profile list|review|permissions|test|explain|diff|create|edit|delete|reload|switch|validate|help ...";
 
 constexpr const char* kHelp =
     "profile list [--json]                 the profiles on this machine (* marks the active one)\n"
@@ -49,6 +50,8 @@ constexpr const char* kHelp =
     "profile test [--json] NAME CMDLINE... decide CMDLINE under NAME without running it;\n"
     "                                      exit 0 allowed, 1 denied, 3 only known at run time\n"
     "profile diff [--json] A B             the resolved keys that differ, with where each was set\n"
+    "profile explain [--json] [--profile NAME] CMDLINE...\n"
+    "                                      each refused action and the profile change allowing it\n"
     "profile create NAME [--from PARENT]   write a narrow commented template (PARENT: restricted)\n"
     "profile edit NAME                     edit a user profile; a rejected edit is kept aside\n"
     "profile delete NAME                   remove a user profile (never a system or built-in one)\n"
@@ -192,6 +195,45 @@ int cmd_review(Shell& sh, std::vector<std::string> in, bool permissions) {
   return 0;
 }
 
+// The dry run of TEXT under P, as the real run would decide it (policy, then the
+// sandbox for programs and files the shell opens). nullopt after a syntax error.
+std::optional<std::vector<exec::CheckedAction>> decide_cmdline(Shell& sh, const std::string& text,
+                                                               const std::shared_ptr<const policy::ResolvedProfile>& p,
+                                                               const char* what) {
+  syntax::ParseOptions po;
+  po.max_stack_bytes = std::min(po.max_stack_bytes, exec::stack_bytes_left());
+  po.filename = what;
+  auto parsed = syntax::parse(text, po);
+  if (parsed.error) {
+    sh.error(parsed.error->render());
+    return std::nullopt;
+  }
+  policy::Engine engine(p, policy::make_session_facts(*p, exec::session_env_of(sh)));
+  auto actions = exec::dry_run(sh, *parsed.program, engine);
+  // What the policy allows, the sandbox may still refuse, as the real run does: every
+  // program, and every file the shell opens for the user (redirections). A dynamic
+  // command word stays dynamic: it may name a builtin, which runs.
+  auto sandboxed_what = [](const policy::Action& action) -> std::optional<std::string> {
+    if (const auto* s = std::get_if<policy::Spawn>(&action)) return "run '" + s->argv0 + "'";
+    if (std::holds_alternative<policy::Redirect>(action)) return "open '" + policy::target_of(action) + "'";
+    return std::nullopt;
+  };
+  bool affected = std::any_of(actions.begin(), actions.end(), [&](const exec::CheckedAction& a) {
+    return a.decision.verdict == policy::Verdict::allow && sandboxed_what(a.planned.action);
+  });
+  if (std::optional<std::string> refusal = affected ? exec::sandbox_refusal_for(sh, *p) : std::nullopt)
+    for (auto& a : actions)
+      if (auto what = sandboxed_what(a.planned.action); what && a.decision.verdict == policy::Verdict::allow)
+        a.decision = exec::sandbox_refusal_decision(p->name, *what, *refusal);
+  return actions;
+}
+
+std::string join_words(const std::vector<std::string>& args, size_t from) {
+  std::string text;
+  for (size_t i = from; i < args.size(); ++i) text += (i > from ? " " : "") + args[i];
+  return text;
+}
+
 int cmd_test(Shell& sh, std::vector<std::string> in) {
   auto o = parse_opts(sh, "test", in, {"--json"}, 1);
   if (!o) return 2;
@@ -206,36 +248,9 @@ int cmd_test(Shell& sh, std::vector<std::string> in) {
     sh.error("profile: " + p.error().message());
     return 2;
   }
-  std::string text;
-  for (size_t i = 1; i < args.size(); ++i) {
-    if (i > 1) text += ' ';
-    text += args[i];
-  }
-  syntax::ParseOptions po;
-  po.max_stack_bytes = std::min(po.max_stack_bytes, exec::stack_bytes_left());
-  po.filename = "profile test";
-  auto parsed = syntax::parse(text, po);
-  if (parsed.error) {
-    sh.error(parsed.error->render());
-    return 2;
-  }
-  policy::Engine engine(*p, policy::make_session_facts(**p, exec::session_env_of(sh)));
-  auto actions = exec::dry_run(sh, *parsed.program, engine);
-  // What the policy allows, the sandbox may still refuse, as the real run does: every
-  // program, and every file the shell opens for the user (redirections). A dynamic
-  // command word stays dynamic: it may name a builtin, which runs.
-  auto sandboxed_what = [](const policy::Action& action) -> std::optional<std::string> {
-    if (const auto* s = std::get_if<policy::Spawn>(&action)) return "run '" + s->argv0 + "'";
-    if (std::holds_alternative<policy::Redirect>(action)) return "open '" + policy::target_of(action) + "'";
-    return std::nullopt;
-  };
-  bool affected = std::any_of(actions.begin(), actions.end(), [&](const exec::CheckedAction& a) {
-    return a.decision.verdict == policy::Verdict::allow && sandboxed_what(a.planned.action);
-  });
-  if (std::optional<std::string> refusal = affected ? exec::sandbox_refusal_for(sh, **p) : std::nullopt)
-    for (auto& a : actions)
-      if (auto what = sandboxed_what(a.planned.action); what && a.decision.verdict == policy::Verdict::allow)
-        a.decision = exec::sandbox_refusal_decision((*p)->name, *what, *refusal);
+  auto decided = decide_cmdline(sh, join_words(args, 1), *p, "profile test");
+  if (!decided) return 2;
+  auto& actions = *decided;
   bool denied = false, dynamic = false;
   for (auto& a : actions) {
     if (a.decision.verdict == policy::Verdict::deny) denied = true;
@@ -255,6 +270,60 @@ int cmd_test(Shell& sh, std::vector<std::string> in) {
   }
   // 1 denied, 3 allowed so far but only the run can tell (docs/usage.md).
   return denied ? 1 : dynamic ? 3 : 0;
+}
+
+// `profile explain [--json] [--profile NAME] CMDLINE...`: under NAME (the active
+// profile without it), each refused action and the profile change that allows them.
+int cmd_explain(Shell& sh, std::vector<std::string> in) {
+  std::string name = active_name();
+  // --profile NAME among the leading options (it takes a value).
+  for (size_t i = 0; i < in.size() && in[i].size() > 1 && in[i][0] == '-' && in[i] != "--"; ++i) {
+    if ((in[i] == "--profile" || in[i] == "-p") && i + 1 < in.size()) {
+      name = in[i + 1];
+      in.erase(in.begin() + long(i), in.begin() + long(i) + 2);
+      break;
+    }
+    if (in[i].rfind("--profile=", 0) == 0) {
+      name = in[i].substr(10);
+      in.erase(in.begin() + long(i));
+      break;
+    }
+  }
+  auto o = parse_opts(sh, "explain", in, {"--json"}, 1);
+  if (!o) return 2;
+  if (o->operands.empty()) {
+    sh.error("profile explain: usage: profile explain [--json] [--profile NAME] CMDLINE...");
+    return 2;
+  }
+  auto p = load(name);
+  if (!p) {
+    sh.error("profile: " + p.error().message());
+    return 2;
+  }
+  std::string text = join_words(o->operands, 0);
+  bool syntax_ok = true;
+  std::string refusals;
+  std::string snippet = explain_snippet(
+      *p,
+      [&](const std::shared_ptr<const policy::ResolvedProfile>& q) {
+        auto d = decide_cmdline(sh, text, q, "profile explain");
+        if (!d) syntax_ok = false;
+        return d;
+      },
+      refusals);
+  if (!syntax_ok) return 2;
+  bool from_user = !(*p)->chain.empty() && (*p)->chain[0].source == policy::Source::user;
+  std::string where = from_user ? "to " + (*p)->chain[0].path
+                                : "to a profile of your own: profile create NAME --from " + (*p)->name;
+  if (o->has("--json")) {
+    print_json(sh, policy::Json{{"profile", (*p)->name}, {"refused", !refusals.empty()}, {"snippet", snippet}});
+  } else if (refusals.empty()) {
+    sh.out() << "nothing is refused under '" << (*p)->name << "'\n";
+  } else {
+    sh.out() << refusals << "\nTo allow " << (refusals.find('\n') + 1 < refusals.size() ? "them" : "it") << ", add "
+             << where << "\n" << snippet;
+  }
+  return refusals.empty() ? 0 : 1;
 }
 
 bool valid_name(const std::string& n) {
@@ -541,6 +610,7 @@ int bi_profile(Shell& sh, std::vector<std::string>& argv) {
   if (sub == "validate") return cmd_validate(sh, args);
   if (sub == "delete") return cmd_delete(sh, args);
   if (sub == "diff") return cmd_diff(sh, args);
+  if (sub == "explain") return cmd_explain(sh, args);
   if (sub == "help" || sub == "--help") {
     sh.out() << kHelp;
     return 0;
