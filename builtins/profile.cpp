@@ -537,6 +537,7 @@ void warn_unresolved_programs(Shell& sh, const policy::LoadedProfile& lp) {
   auto names_nothing = [&](const std::string& e) {
     std::string path = e;
     if (e.rfind("~/", 0) == 0) path = env.home.empty() ? std::string() : env.home + e.substr(1);
+    if (e.rfind("./", 0) == 0) path = env.start_dir + e.substr(1);
     if (!path.empty() && path[0] == '/') return ::access(path.c_str(), X_OK) != 0;
     if (path.empty()) return true;
     for (const auto& dir : str::split(env.path_var, ':')) {
