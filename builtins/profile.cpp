@@ -199,7 +199,7 @@ int cmd_review(Shell& sh, std::vector<std::string> in, bool permissions) {
 // sandbox for programs and files the shell opens). nullopt after a syntax error.
 std::optional<std::vector<exec::CheckedAction>> decide_cmdline(Shell& sh, const std::string& text,
                                                                const std::shared_ptr<const policy::ResolvedProfile>& p,
-                                                               const char* what) {
+                                                               const char* what, bool ask_sandbox = true) {
   syntax::ParseOptions po;
   po.max_stack_bytes = std::min(po.max_stack_bytes, exec::stack_bytes_left());
   po.filename = what;
@@ -221,7 +221,7 @@ std::optional<std::vector<exec::CheckedAction>> decide_cmdline(Shell& sh, const 
   bool affected = std::any_of(actions.begin(), actions.end(), [&](const exec::CheckedAction& a) {
     return a.decision.verdict == policy::Verdict::allow && sandboxed_what(a.planned.action);
   });
-  if (std::optional<std::string> refusal = affected ? exec::sandbox_refusal_for(sh, *p) : std::nullopt)
+  if (std::optional<std::string> refusal = affected && ask_sandbox ? exec::sandbox_refusal_for(sh, *p) : std::nullopt)
     for (auto& a : actions)
       if (auto what = sandboxed_what(a.planned.action); what && a.decision.verdict == policy::Verdict::allow)
         a.decision = exec::sandbox_refusal_decision(p->name, *what, *refusal);
@@ -302,11 +302,12 @@ int cmd_explain(Shell& sh, std::vector<std::string> in) {
   }
   std::string text = join_words(o->operands, 0);
   bool syntax_ok = true;
+  int round = 0;  // the sandbox is asked once: a profile change does not lift its refusal
   std::string refusals;
   std::string snippet = explain_snippet(
       *p,
       [&](const std::shared_ptr<const policy::ResolvedProfile>& q) {
-        auto d = decide_cmdline(sh, text, q, "profile explain");
+        auto d = decide_cmdline(sh, text, q, "profile explain", round++ == 0);
         if (!d) syntax_ok = false;
         return d;
       },
