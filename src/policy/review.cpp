@@ -108,7 +108,9 @@ static const Provenance& prov(const Profile& p, const KeyInfo& k) {
 std::string review_text(const ResolvedProfile& r) {
   std::string out = "Profile: " + r.name + "\n";
   for (const auto& l : r.chain)
-    out += "  " + l.name + " (" + std::string(source_name(l.source)) + ": " + l.path + ")\n";
+    out += "  " + l.name + (l.source == Source::builtin ? std::string(" (built-in)")
+                                                       : " (" + std::string(source_name(l.source)) + ": " + l.path + ")") +
+           "\n";
   out += "Inheritance: " + r.chain_text() + "\n";
   std::string_view section;
   for (const auto& k : all_keys()) {
