@@ -2,6 +2,7 @@
 // RLIMIT_CPU with SIGXCPU and one that writes past RLIMIT_FSIZE with SIGXFSZ; without
 // a word the user sees only status 152 or 153 (dash at least says "Killed").
 #include <signal.h>
+#include <sys/resource.h>
 
 #include "base/fileio.h"
 #include "exec/session.h"
@@ -26,6 +27,12 @@ void report_limit_kill(Shell& sh, const std::string& program, int status) {
   } else {
     return;
   }
+  // Only when the profile's limit is the one in force: a lower `ulimit` the user set
+  // is theirs to know (the limit lash runs with is what its children inherit).
+  struct rlimit rl{};
+  int res = sig == SIGXCPU ? RLIMIT_CPU : RLIMIT_FSIZE;
+  uint64_t profile_limit = sig == SIGXCPU ? p.max_cpu_seconds.value : p.max_file_size.value;
+  if (::getrlimit(res, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY && uint64_t(rl.rlim_cur) < profile_limit) return;
   what += ", set at " + from->text() + ")";
   sh.flush_all();
   write_all(2, "lash: '" + policy::explain::display(program) + "' killed: " + what + "\n");

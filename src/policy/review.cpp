@@ -210,7 +210,7 @@ std::string profile_template(std::string_view name, std::string_view parent) {
          c + "spawn_allowlist = ls, cat, head, grep, sort, wc\n"
          "# spawn_denylist = curl, wget\n\n"
          "[filesystem]\n"
-         "# Besides the system (/usr, /etc without secrets), readable:\n"
+         "# Besides system files (/usr, /etc without secrets), readable:\n"
          "# read_only = ~/data\n"
          "# Writable (nothing unless listed):\n"
          "# read_write = ~/out\n"

@@ -53,7 +53,7 @@ void summary_run(const Profile& p, Summary& out) {
 void summary_read(const Profile& p, Summary& out) {
   if (unrestricted_fs(p)) return add(out, "read", "everything");
   List parts;
-  if (p.system_paths.value) parts.push_back("the system (/usr, /etc except secrets, /dev basics)");
+  if (p.system_paths.value) parts.push_back("system files (/usr, /etc except secrets, /dev basics)");
   for (const auto& r : p.read_only.value) parts.push_back(r);
   if (parts.empty()) parts.push_back("only what it may write");
   add(out, "read", cut_list(parts, kWidth - 12) + (p.read_only.value.empty() && p.system_paths.value ? "" : ""));
