@@ -25,6 +25,8 @@
 #include "policy/report.h"
 #include "policy/resolver.h"
 #include "policy/review.h"
+#include "policy/review_summary.h"
+#include "builtins/profile_explain.h"
 #include "policy/session_facts.h"
 #include "policy/session_select.h"
 #include "policy/store.h"
@@ -36,7 +38,26 @@ using exec::Shell;
 namespace {
 
 constexpr const char* kUsage =
-    "usage: profile list|review|permissions|test|create|edit|reload|switch|validate ...";
+    "usage: profile list|review|permissions|test|explain|diff|create|edit|delete|reload|switch|validate|help ...";
+
+constexpr const char* kHelp =
+    "profile list [--json]                 the profiles on this machine (* marks the active one)\n"
+    "profile review [--json] [--keys|--plan] NAME\n"
+    "                                      what NAME may run, read, write and reach, and its limits;\n"
+    "                                      --keys: every key with the file:line that set it;\n"
+    "                                      --plan: what the kernel enforces on this machine\n"
+    "profile permissions [--json] [NAME]   capabilities and limits\n"
+    "profile test [--json] NAME CMDLINE... decide CMDLINE under NAME without running it;\n"
+    "                                      exit 0 allowed, 1 denied, 3 only known at run time\n"
+    "profile diff [--json] A B             the resolved keys that differ, with where each was set\n"
+    "profile explain [--json] [--profile NAME] CMDLINE...\n"
+    "                                      each refused action and the profile change allowing it\n"
+    "profile create NAME [--from PARENT]   write a narrow commented template (PARENT: restricted)\n"
+    "profile edit NAME                     edit a user profile; a rejected edit is kept aside\n"
+    "profile delete NAME                   remove a user profile (never a system or built-in one)\n"
+    "profile switch NAME | profile reload  change or re-read the session's profile\n"
+    "profile validate FILE...              check profile files: errors, and warnings\n"
+    "Reference: docs/profiles.md; JSON output: docs/usage.md.\n";
 
 // The store the session selects from: without the user directory when the session's
 // profile was assigned by the system policy (a user file can never shadow it).
@@ -57,18 +78,67 @@ std::string active_name() {
   return s && s->active ? s->active->name : std::string("default");
 }
 
-void print_json(Shell& sh, const policy::Json& j) { sh.out() << j.dump(2) << '\n'; }
+// Every JSON document says which contract it follows (docs/usage.md).
+void print_json(Shell& sh, policy::Json j) {
+  if (j.is_object()) j["schema"] = 1;
+  sh.out() << j.dump(2) << '\n';
+}
 
-bool take_json(std::vector<std::string>& args) {
-  if (!args.empty() && args[0] == "--json") {
-    args.erase(args.begin());
-    return true;
+// The options of a subcommand. FLAGS are the ones it takes; every other word that
+// starts with "-" is an error, wherever it stands among the operands (`profile review
+// ci --json` means --json), except after "--" or, with OPERANDS_END > 0, after that
+// many operands (the command line of `profile test`, whose words are the command's:
+// a "-" word right after NAME is an option written in the wrong place, an error).
+struct Opts {
+  std::vector<std::string> flags;  // as given
+  std::vector<std::string> operands;
+  bool has(std::string_view f) const { return std::find(flags.begin(), flags.end(), f) != flags.end(); }
+};
+
+std::optional<Opts> parse_opts(Shell& sh, const std::string& sub, const std::vector<std::string>& args,
+                               std::initializer_list<std::string_view> flags, size_t operands_end = 0) {
+  Opts o;
+  bool rest = false;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    bool dash = a.size() > 1 && a[0] == '-';
+    if (operands_end && o.operands.size() >= operands_end && !rest) {
+      if (a == "--" && o.operands.size() == operands_end) {  // NAME -- CMDLINE
+        rest = true;
+        continue;
+      }
+      // The first word of the command line: an option there was meant for us.
+      if (dash && o.operands.size() == operands_end && a != "--") {
+        sh.error("profile " + sub + ": option '" + a + "' after NAME; options go before NAME (`profile help`)");
+        return std::nullopt;
+      }
+      rest = true;
+    }
+    if (rest) {
+      o.operands.push_back(a);
+    } else if (a == "--") {
+      rest = true;
+    } else if (dash) {
+      if (std::find(flags.begin(), flags.end(), a) == flags.end()) {
+        sh.error("profile " + sub + ": unknown option '" + a + "' (`profile help`)");
+        return std::nullopt;
+      }
+      o.flags.push_back(a);
+    } else {
+      o.operands.push_back(a);
+    }
   }
-  return false;
+  return o;
 }
 
 int cmd_list(Shell& sh, std::vector<std::string> args) {
-  bool json = take_json(args);
+  auto o = parse_opts(sh, "list", args, {"--json"});
+  if (!o) return 2;
+  if (!o->operands.empty()) {
+    sh.error("profile list: usage: profile list [--json]");
+    return 2;
+  }
+  bool json = o->has("--json");
   policy::SearchPath store = policy::session_search_path();
   auto entries = policy::list_profiles(store, user_dir_allowed());
   std::string active = active_name();
@@ -81,11 +151,16 @@ int cmd_list(Shell& sh, std::vector<std::string> args) {
   return 0;
 }
 
-int cmd_review(Shell& sh, std::vector<std::string> args, bool permissions) {
-  bool json = take_json(args);
+int cmd_review(Shell& sh, std::vector<std::string> in, bool permissions) {
+  auto o = permissions ? parse_opts(sh, "permissions", in, {"--json"})
+                       : parse_opts(sh, "review", in, {"--json", "--plan", "--keys", "--all"});
+  if (!o) return 2;
+  bool json = o->has("--json");
+  const auto& args = o->operands;
   std::string name = args.empty() ? active_name() : args[0];
-  if (args.empty() && !permissions) {
-    sh.error("profile review: usage: profile review [--json] NAME");
+  if ((args.empty() && !permissions) || args.size() > 1) {
+    sh.error(permissions ? "profile permissions: usage: profile permissions [--json] [NAME]"
+                         : "profile review: usage: profile review [--json] [--keys|--plan|--all] NAME");
     return 2;
   }
   auto p = load(name);
@@ -100,41 +175,40 @@ int cmd_review(Shell& sh, std::vector<std::string> args, bool permissions) {
       sh.out() << policy::permissions_text(**p);
     return 0;
   }
+  bool keys = o->has("--keys") || o->has("--all"), plan = o->has("--plan") || o->has("--all");
+  policy::Summary summary = policy::review_summary(**p);
   if (json) {
+    // One document: the summary always, the keys and the plan as asked.
     policy::Json j = policy::review_json(**p);
-    j["sandbox"] = exec::sandbox_review_json(sh, **p);
+    if (!keys) j.erase("keys");
+    policy::Json sum = policy::Json::object();
+    for (const auto& l : summary) sum[l.label] = l.text;
+    j["summary"] = sum;
+    if (plan) j["sandbox"] = exec::sandbox_review_json(sh, **p);
     print_json(sh, j);
+  } else if (!keys && !plan) {
+    sh.out() << policy::summary_text(**p, summary);
   } else {
-    sh.out() << policy::review_text(**p) << exec::sandbox_review_text(sh, **p);
+    if (keys) sh.out() << policy::review_text(**p);
+    if (plan) sh.out() << exec::sandbox_review_text(sh, **p);
   }
   return 0;
 }
 
-int cmd_test(Shell& sh, std::vector<std::string> args) {
-  bool json = take_json(args);
-  if (args.size() < 2) {
-    sh.error("profile test: usage: profile test [--json] NAME CMDLINE...");
-    return 2;
-  }
-  auto p = load(args[0]);
-  if (!p) {
-    sh.error("profile: " + p.error().message());
-    return 2;
-  }
-  std::string text;
-  for (size_t i = 1; i < args.size(); ++i) {
-    if (i > 1) text += ' ';
-    text += args[i];
-  }
+// The dry run of TEXT under P, as the real run would decide it (policy, then the
+// sandbox for programs and files the shell opens). nullopt after a syntax error.
+std::optional<std::vector<exec::CheckedAction>> decide_cmdline(Shell& sh, const std::string& text,
+                                                               const std::shared_ptr<const policy::ResolvedProfile>& p,
+                                                               const char* what, bool ask_sandbox = true) {
   syntax::ParseOptions po;
   po.max_stack_bytes = std::min(po.max_stack_bytes, exec::stack_bytes_left());
-  po.filename = "profile test";
+  po.filename = what;
   auto parsed = syntax::parse(text, po);
   if (parsed.error) {
     sh.error(parsed.error->render());
-    return 2;
+    return std::nullopt;
   }
-  policy::Engine engine(*p, policy::make_session_facts(**p, exec::session_env_of(sh)));
+  policy::Engine engine(p, policy::make_session_facts(*p, exec::session_env_of(sh)));
   auto actions = exec::dry_run(sh, *parsed.program, engine);
   // What the policy allows, the sandbox may still refuse, as the real run does: every
   // program, and every file the shell opens for the user (redirections). A dynamic
@@ -147,10 +221,36 @@ int cmd_test(Shell& sh, std::vector<std::string> args) {
   bool affected = std::any_of(actions.begin(), actions.end(), [&](const exec::CheckedAction& a) {
     return a.decision.verdict == policy::Verdict::allow && sandboxed_what(a.planned.action);
   });
-  if (std::optional<std::string> refusal = affected ? exec::sandbox_refusal_for(sh, **p) : std::nullopt)
+  if (std::optional<std::string> refusal = affected && ask_sandbox ? exec::sandbox_refusal_for(sh, *p) : std::nullopt)
     for (auto& a : actions)
       if (auto what = sandboxed_what(a.planned.action); what && a.decision.verdict == policy::Verdict::allow)
-        a.decision = exec::sandbox_refusal_decision((*p)->name, *what, *refusal);
+        a.decision = exec::sandbox_refusal_decision(p->name, *what, *refusal);
+  return actions;
+}
+
+std::string join_words(const std::vector<std::string>& args, size_t from) {
+  std::string text;
+  for (size_t i = from; i < args.size(); ++i) text += (i > from ? " " : "") + args[i];
+  return text;
+}
+
+int cmd_test(Shell& sh, std::vector<std::string> in) {
+  auto o = parse_opts(sh, "test", in, {"--json"}, 1);
+  if (!o) return 2;
+  bool json = o->has("--json");
+  const auto& args = o->operands;
+  if (args.size() < 2) {
+    sh.error("profile test: usage: profile test [--json] NAME CMDLINE...");
+    return 2;
+  }
+  auto p = load(args[0]);
+  if (!p) {
+    sh.error("profile: " + p.error().message());
+    return 2;
+  }
+  auto decided = decide_cmdline(sh, join_words(args, 1), *p, "profile test");
+  if (!decided) return 2;
+  auto& actions = *decided;
   bool denied = false, dynamic = false;
   for (auto& a : actions) {
     if (a.decision.verdict == policy::Verdict::deny) denied = true;
@@ -168,7 +268,63 @@ int cmd_test(Shell& sh, std::vector<std::string> args) {
     }
     sh.out() << (denied ? "denied" : dynamic ? "dynamic" : "allowed") << '\n';
   }
-  return denied || dynamic ? 1 : 0;
+  // 1 denied, 3 allowed so far but only the run can tell (docs/usage.md).
+  return denied ? 1 : dynamic ? 3 : 0;
+}
+
+// `profile explain [--json] [--profile NAME] CMDLINE...`: under NAME (the active
+// profile without it), each refused action and the profile change that allows them.
+int cmd_explain(Shell& sh, std::vector<std::string> in) {
+  std::string name = active_name();
+  // --profile NAME among the leading options (it takes a value).
+  for (size_t i = 0; i < in.size() && in[i].size() > 1 && in[i][0] == '-' && in[i] != "--"; ++i) {
+    if ((in[i] == "--profile" || in[i] == "-p") && i + 1 < in.size()) {
+      name = in[i + 1];
+      in.erase(in.begin() + long(i), in.begin() + long(i) + 2);
+      break;
+    }
+    if (in[i].rfind("--profile=", 0) == 0) {
+      name = in[i].substr(10);
+      in.erase(in.begin() + long(i));
+      break;
+    }
+  }
+  auto o = parse_opts(sh, "explain", in, {"--json"}, 1);
+  if (!o) return 2;
+  if (o->operands.empty()) {
+    sh.error("profile explain: usage: profile explain [--json] [--profile NAME] CMDLINE...");
+    return 2;
+  }
+  auto p = load(name);
+  if (!p) {
+    sh.error("profile: " + p.error().message());
+    return 2;
+  }
+  std::string text = join_words(o->operands, 0);
+  bool syntax_ok = true;
+  int round = 0;  // the sandbox is asked once: a profile change does not lift its refusal
+  std::string refusals;
+  std::string snippet = explain_snippet(
+      *p,
+      [&](const std::shared_ptr<const policy::ResolvedProfile>& q) {
+        auto d = decide_cmdline(sh, text, q, "profile explain", round++ == 0);
+        if (!d) syntax_ok = false;
+        return d;
+      },
+      refusals);
+  if (!syntax_ok) return 2;
+  bool from_user = !(*p)->chain.empty() && (*p)->chain[0].source == policy::Source::user;
+  std::string where = from_user ? "to " + (*p)->chain[0].path
+                                : "to a profile of your own: profile create NAME --from " + (*p)->name;
+  if (o->has("--json")) {
+    print_json(sh, policy::Json{{"profile", (*p)->name}, {"refused", !refusals.empty()}, {"snippet", snippet}});
+  } else if (refusals.empty()) {
+    sh.out() << "nothing is refused under '" << (*p)->name << "'\n";
+  } else {
+    sh.out() << refusals << "\nTo allow " << (refusals.find('\n') + 1 < refusals.size() ? "them" : "it") << ", add "
+             << where << "\n" << snippet;
+  }
+  return refusals.empty() ? 0 : 1;
 }
 
 bool valid_name(const std::string& n) {
@@ -192,22 +348,141 @@ bool write_new_file(const std::string& path, const std::string& text, std::strin
   return ok;
 }
 
-int cmd_create(Shell& sh, std::vector<std::string> args) {
+int cmd_create(Shell& sh, std::vector<std::string> in) {
+  // --from PARENT takes a value: pulled out before the flag check.
+  std::string parent;
+  for (size_t i = 0; i < in.size(); ++i)
+    if (in[i] == "--from" || in[i].rfind("--from=", 0) == 0) {
+      if (in[i] == "--from") {
+        if (i + 1 >= in.size()) {
+          sh.error("profile create: --from needs a profile name");
+          return 2;
+        }
+        parent = in[i + 1];
+        in.erase(in.begin() + long(i), in.begin() + long(i) + 2);
+      } else {
+        parent = in[i].substr(7);
+        in.erase(in.begin() + long(i));
+      }
+      break;
+    }
+  auto o = parse_opts(sh, "create", in, {});
+  if (!o) return 2;
+  const auto& args = o->operands;
   if (args.size() != 1 || !valid_name(args[0])) {
-    sh.error("profile create: usage: profile create NAME (NAME: letters, digits, _ and -)");
+    sh.error("profile create: usage: profile create NAME [--from PARENT] (NAME: letters, digits, _ and -)");
     return 2;
   }
   const std::string& name = args[0];
+  if (!parent.empty()) {
+    // The parent must load now, as it will for the new profile (its own name: the
+    // system or built-in one below the user directory).
+    std::string why;
+    if (parent == name) {
+      policy::SearchPath store = policy::session_search_path();
+      if (!policy::find_profile(store, parent, user_dir_allowed(), policy::Source::system))
+        why = "no system or built-in profile '" + parent + "' to extend";
+    } else if (auto p = load(parent); !p) {
+      why = p.error().message();
+    }
+    if (!why.empty()) {
+      sh.error("profile create: parent '" + parent + "' cannot be used: " + why);
+      return 2;
+    }
+  }
   std::string dir = policy::lash_home() + "/profiles";
   ::mkdir(policy::lash_home().c_str(), 0700);
   ::mkdir(dir.c_str(), 0700);
-  std::string text = policy::profile_template(name, active_name());
+  std::string text = policy::profile_template(name, parent);
   std::string err;
   if (!write_new_file(user_profile_path(name), text, err)) {
     sh.error("profile create: " + user_profile_path(name) + ": " + err);
     return 1;
   }
   sh.out() << user_profile_path(name) << '\n';
+  return 0;
+}
+
+// Only a user file is deleted: system and built-in profiles are not the user's.
+int cmd_delete(Shell& sh, std::vector<std::string> in) {
+  auto o = parse_opts(sh, "delete", in, {});
+  if (!o) return 2;
+  if (o->operands.size() != 1 || !valid_name(o->operands[0])) {
+    sh.error("profile delete: usage: profile delete NAME");
+    return 2;
+  }
+  const std::string& name = o->operands[0];
+  std::string path = user_profile_path(name);
+  if (name == active_name() && user_dir_allowed()) {
+    exec::Session* s = exec::current_session();
+    if (s && s->active && !s->active->chain.empty() && s->active->chain[0].path == path) {
+      sh.error("profile delete: '" + name + "' is the session's profile; switch to another first");
+      return 1;
+    }
+  }
+  if (::unlink(path.c_str()) != 0) {
+    int err = errno;
+    if (err == ENOENT) {
+      policy::SearchPath store = policy::session_search_path();
+      auto f = policy::find_profile(store, name, false);
+      sh.error("profile delete: no user profile '" + name + "'" +
+               (f ? std::string(" (the ") + std::string(policy::source_name(f->source)) +
+                        " one cannot be deleted)"
+                  : std::string()));
+    } else {
+      sh.error("profile delete: " + path + ": " + std::strerror(err));
+    }
+    return 1;
+  }
+  ::unlink((path + ".rejected").c_str());
+  sh.out() << "deleted " << path << '\n';
+  return 0;
+}
+
+// The resolved keys of A and B that differ, each with the file:line that set it.
+int cmd_diff(Shell& sh, std::vector<std::string> in) {
+  auto o = parse_opts(sh, "diff", in, {"--json"});
+  if (!o) return 2;
+  if (o->operands.size() != 2) {
+    sh.error("profile diff: usage: profile diff [--json] A B");
+    return 2;
+  }
+  auto a = load(o->operands[0]), b = load(o->operands[1]);
+  for (auto* p : {&a, &b})
+    if (!*p) {
+      sh.error("profile: " + p->error().message());
+      return 2;
+    }
+  policy::Json keys = policy::Json::array();
+  std::string text;
+  for (const auto& k : policy::all_keys()) {
+    if (k.id == "profile.description" || k.id == "inherit.from") continue;
+    std::string va = policy::value_text((*a)->values, k), vb = policy::value_text((*b)->values, k);
+    if (va == vb) continue;
+    auto prov = [&](const policy::ResolvedProfile& r) {
+      return std::visit([&](auto m) { return (r.values.*m).from.text(); }, k.field);
+    };
+    policy::Json ja = policy::value_json((*a)->values, k), jb = policy::value_json((*b)->values, k);
+    if (ja.is_array() && jb.is_array()) {  // a list: the entries one has and the other lacks
+      auto only = [](const policy::Json& x, const policy::Json& y) {
+        std::string out;
+        for (const auto& e : x)
+          if (std::find(y.begin(), y.end(), e) == y.end()) out += (out.empty() ? "" : ", ") + e.dump();
+        return out.empty() ? std::string("-") : out;
+      };
+      va = "only here: " + only(ja, jb);
+      vb = "only here: " + only(jb, ja);
+    }
+    text += std::string(k.id) + "\n  " + o->operands[0] + ": " + policy::explain::display(va) + "  # " +
+            prov(**a) + "\n  " + o->operands[1] + ": " + policy::explain::display(vb) + "  # " + prov(**b) + "\n";
+    keys.push_back(policy::Json{{"key", std::string(k.id)},
+                                {"a", {{"value", policy::value_json((*a)->values, k)}, {"source", prov(**a)}}},
+                                {"b", {{"value", policy::value_json((*b)->values, k)}, {"source", prov(**b)}}}});
+  }
+  if (o->has("--json"))
+    print_json(sh, policy::Json{{"a", o->operands[0]}, {"b", o->operands[1]}, {"differences", std::move(keys)}});
+  else
+    sh.out() << (text.empty() ? "no difference\n" : text);
   return 0;
 }
 
@@ -233,6 +508,52 @@ int cmd_edit(Shell& sh, std::vector<std::string> args) {
     return 2;
   }
   return exec::edit_profile_file(sh, args[0], user_profile_path(args[0]));
+}
+
+// The parent a file names must load, as it would when the file is used as a user
+// profile (a parent of its own name is the one below the user directory).
+bool check_parent(Shell& sh, const policy::LoadedProfile& lp) {
+  const auto& from = lp.profile.inherit_from;
+  if (!from.set) return true;
+  policy::SearchPath store = policy::session_search_path();
+  bool same = from.value == lp.name;
+  auto file = policy::find_profile(store, from.value, user_dir_allowed(),
+                                   same ? policy::Source::system : policy::Source::user);
+  std::string why;
+  if (!file) {
+    why = same ? "no system or built-in profile '" + from.value + "' to extend" : file.error().message();
+  } else if (!same) {
+    auto parent = load(from.value);
+    if (!parent) why = parent.error().message();
+  }
+  if (why.empty()) return true;
+  sh.err() << from.from.text() << ": from: parent '" << from.value << "' cannot be loaded: " << why << '\n';
+  return false;
+}
+
+// An allowlist or denylist entry that names no program here is most likely a typo or
+// a tool not installed: said, but the file is still valid (another machine may have it).
+void warn_unresolved_programs(Shell& sh, const policy::LoadedProfile& lp) {
+  policy::SessionEnv env = exec::session_env_of(sh);
+  auto names_nothing = [&](const std::string& e) {
+    std::string path = e;
+    if (e.rfind("~/", 0) == 0) path = env.home.empty() ? std::string() : env.home + e.substr(1);
+    if (e.rfind("./", 0) == 0) path = env.start_dir + e.substr(1);
+    if (!path.empty() && path[0] == '/') return ::access(path.c_str(), X_OK) != 0;
+    if (path.empty()) return true;
+    for (const auto& dir : str::split(env.path_var, ':')) {
+      std::string c = (dir.empty() ? std::string(".") : dir) + "/" + e;
+      struct stat st;
+      if (::stat(c.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(c.c_str(), X_OK) == 0) return false;
+    }
+    return true;
+  };
+  for (const auto* f : {&lp.profile.spawn_allowlist, &lp.profile.spawn_denylist})
+    for (const auto& e : f->value)
+      if (names_nothing(e))
+        sh.err() << f->from.text() << ": " << (f == &lp.profile.spawn_allowlist ? "spawn_allowlist" : "spawn_denylist")
+                 << ": warning: '" << e << "' names no program here"
+                 << (e.find('/') == std::string::npos ? " (not found on PATH)" : " (no such executable)") << '\n';
 }
 
 int cmd_validate(Shell& sh, std::vector<std::string> args) {
@@ -261,9 +582,14 @@ int cmd_validate(Shell& sh, std::vector<std::string> args) {
     if (!loaded) {
       sh.err() << loaded.error().message() << '\n';
       st = 1;
-    } else {
-      sh.out() << path << ": ok\n";
+      continue;
     }
+    bool parent_ok = check_parent(sh, *loaded);
+    warn_unresolved_programs(sh, *loaded);
+    if (parent_ok)
+      sh.out() << path << ": ok\n";
+    else
+      st = 1;
   }
   return st;
 }
@@ -284,6 +610,13 @@ int bi_profile(Shell& sh, std::vector<std::string>& argv) {
   if (sub == "reload") return cmd_switch(sh, args, true);
   if (sub == "switch") return cmd_switch(sh, args, false);
   if (sub == "validate") return cmd_validate(sh, args);
+  if (sub == "delete") return cmd_delete(sh, args);
+  if (sub == "diff") return cmd_diff(sh, args);
+  if (sub == "explain") return cmd_explain(sh, args);
+  if (sub == "help" || sub == "--help") {
+    sh.out() << kHelp;
+    return 0;
+  }
   sh.error("profile: unknown subcommand '" + sub + "'; " + kUsage);
   return 2;
 }
@@ -304,7 +637,7 @@ exec::BuiltinEffects profile_effects(Shell& sh, const std::vector<std::string>& 
   if (argv.size() < 2) return e;  // usage error
   const std::string& sub = argv[1];
   std::optional<C> cap;
-  if (sub == "create" || sub == "edit" || sub == "reload") cap = C::profile_manage;
+  if (sub == "create" || sub == "edit" || sub == "reload" || sub == "delete") cap = C::profile_manage;
   if (sub == "switch") cap = C::profile_switch;
   if (cap) e.actions.push_back({policy::Builtin{*cap, "profile " + sub}});
   e.walk.starts_editor = sub == "edit";

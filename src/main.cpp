@@ -68,7 +68,18 @@ constexpr const char* kUsage =
     "config get|set|unset|list (see docs/plugins.md).\n"
     "\n"
     "Exit status: 0 success, 1 builtin failure, 2 usage or syntax error,\n"
-    "126 refused by the profile or not executable, 127 not found, 128+N signal N.\n";
+    "126 refused by the profile or not executable, 127 not found, 128+N signal N.\n"
+    "\n"
+    "Profile and audit builtins (`profile help` for all):\n"
+    "  profile list | review NAME | test NAME CMDLINE | diff A B | create NAME --from P\n"
+    "  profile edit NAME | delete NAME | switch NAME | validate FILE   (--json: schema 1)\n"
+    "  audit tail [N] | audit search WORD\n"
+    "\n"
+    "Examples:\n"
+    "  lash -p ci -c 'make && make check'      run a build under the ci profile\n"
+    "  lash -c 'profile review ci'              what ci may run, read, write, reach\n"
+    "  lash -c \"profile test ci 'curl x'\"       would it be refused, and why\n"
+    "  lash -p restricted script.sh             a script under the restricted profile\n";
 
 struct Invocation {
   bool command_mode = false;  // -c
@@ -77,7 +88,7 @@ struct Invocation {
   bool interactive = false;   // -i
   bool login = false;
   bool dump_ast = false;
-  std::string profile;        // -p NAME (policy layer)
+  std::optional<std::string> profile;  // -p NAME (policy layer); set even when empty
   std::vector<std::string> operands;
 };
 
@@ -259,9 +270,9 @@ int main(int argc, char** argv) {
 
   // -n only parses: it needs no profile. Everything else runs under one.
   if (!(sh.opt.noexec && !sh.opt.interactive)) {
-    std::optional<std::string> requested;
-    if (!inv.profile.empty()) requested = inv.profile;
-    auto started = lash::exec::start_session(sh, requested);
+    // An empty -p is an error, never "no choice" (a script's `lash -p "$P"` with P
+    // unset must not run unsandboxed under the default); the selector refuses it.
+    auto started = lash::exec::start_session(sh, inv.profile);
     if (!started) {
       std::string msg = "lash: " + started.error().message() + "\n";
       (void)!::write(2, msg.data(), msg.size());

@@ -40,6 +40,11 @@ inline bool move_fd_to(unique_fd& fd, int target) {
   return true;
 }
 
+// Before and after a sandboxed fork (user_files.cpp): the profile directories the
+// subshell's `profile` builtins read.
+void snapshot_profiles_for_subshell();
+void use_profile_snapshot();
+
 // fork_subshell's answer when max_processes refused the fork (status 126).
 inline constexpr pid_t kForkRefused = -2;
 
@@ -54,6 +59,9 @@ pid_t fork_subshell(Shell& sh, Setup&& setup, Body&& body) {
     return kForkRefused;
   }
   sh.flush_all();
+  // The sandboxed subshell may not read the profile directories; the `profile`
+  // builtins in it answer from the copy taken here (store_snapshot.h).
+  if (sh.prepared().active()) snapshot_profiles_for_subshell();
   auto pid = sandbox::fork_shell(sh.prepared(), job_fork_pgid(sh), job_fork_tty(sh));
   if (!pid.ok()) {
     sh.error("cannot fork: " + pid.error().message());
@@ -65,6 +73,7 @@ pid_t fork_subshell(Shell& sh, Setup&& setup, Body&& body) {
     return *pid;
   }
   sh.become_subshell();
+  if (sh.prepared().active()) use_profile_snapshot();
   setup();
   int st = 0;
   try {

@@ -40,6 +40,15 @@ int edit_profile_file(Shell& sh, const std::string& name, const std::string& pat
     return 1;
   }
   std::string text = *current ? **current : "[profile]\ndescription = " + name + "\n";
+  // The edits of an earlier rejected attempt are where this one starts: a typo never
+  // costs the user their work (they remove the file to start from the profile).
+  const std::string rejected = path + ".rejected";
+  auto kept = policy::read_policy_file(rejected, 64 * 1024);
+  if (kept && *kept) {
+    text = **kept;
+    sh.err() << "profile edit: starting from your rejected edits kept in " << rejected
+             << " (remove that file to start from the profile)\n";
+  }
   std::string tmp = path + ".edit-XXXXXX";
   int fd = ::mkostemp(tmp.data(), O_CLOEXEC);
   if (fd < 0) {
@@ -80,6 +89,12 @@ int edit_profile_file(Shell& sh, const std::string& name, const std::string& pat
   }
   if (!ok) {
     for (auto& d : diags) sh.err() << d.text() << '\n';
+    // Kept, not thrown away: the next `profile edit NAME` starts from it.
+    if (edited && *edited && ::rename(tmp.c_str(), rejected.c_str()) == 0) {
+      sh.error("profile edit: the edited profile is invalid; '" + name + "' is unchanged. Your edits are kept in " +
+               rejected + "; `profile edit " + name + "` continues from them");
+      return 1;
+    }
     ::unlink(tmp.c_str());
     sh.error("profile edit: the edited profile is invalid; '" + name + "' is unchanged");
     return 1;
@@ -103,6 +118,7 @@ int edit_profile_file(Shell& sh, const std::string& name, const std::string& pat
     if (out >= 0) ::unlink(next.c_str());
     return 1;
   }
+  ::unlink(rejected.c_str());  // saved: the earlier rejected edits are superseded
   return 0;
 }
 

@@ -37,6 +37,9 @@ namespace {
 pid_t g_registered = 0;  // the lash whose session has a registry entry (not its subshells)
 void register_in_registry(const Session& s);
 }  // namespace
+
+// machine_notes.cpp: a note about the machine is said once per user and machine.
+bool say_note_now(const std::string& note);
 namespace {
 
 std::unique_ptr<Session> g_session;
@@ -240,7 +243,8 @@ void arm_sandbox(std::shared_ptr<const policy::ResolvedProfile> profile,
       return;
     }
     auto r = s.sandbox->prepare(plan);
-    for (auto& note : s.sandbox->take_notes()) warn(note);
+    for (auto& note : s.sandbox->take_notes())
+      if (say_note_now(note)) warn(note);
     if (!r) {
       svc.refusal_ = r.error().message();
       return;
@@ -342,9 +346,23 @@ void drop_denied_variables(Shell& sh, const policy::Profile& v) {
 }
 }  // namespace
 
+// What a refusal's suggestion ends with under PROFILE (policy::explain).
+static std::string session_advice(const Session& s, const policy::ResolvedProfile& profile) {
+  bool can_switch = profile.values.profile_switch.value;
+  if (s.selection.assigned && !can_switch)
+    return "This profile is assigned by " + policy::system_dir() +
+           "/lash.conf and may not be switched: ask the administrator.";
+  std::string edit = profile.chain.empty() || profile.chain[0].source != policy::Source::user
+                         ? "Use a profile of your own that allows it (profile create NAME --from " + profile.name + ")"
+                         : "Change the key (profile edit " + profile.name + ")";
+  return edit + (can_switch ? ", or profile switch NAME to one that allows it (profile list)."
+                            : ", or start lash with one that allows it (lash -p NAME).");
+}
+
 void activate_profile(Shell& sh, std::shared_ptr<const policy::ResolvedProfile> profile) {
   Session& s = *g_session;
   s.active = profile;
+  policy::explain::set_session_advice(session_advice(s, *profile));
   s.audit_context.profile = profile->name;
   auto gate = std::make_shared<PolicyGate>();
   // The environment the facts are resolved against is the one at activation.

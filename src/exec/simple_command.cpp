@@ -22,6 +22,10 @@
 #include "sandbox/launch.h"
 
 namespace lash::exec {
+
+// limit_kill.cpp: says which profile limit killed a program (status 152, 153).
+void report_limit_kill(Shell& sh, const std::string& program, int status);
+
 namespace {
 
 void xtrace(Shell& sh, const SimplePlan& p) {
@@ -377,6 +381,7 @@ int launch_checked(Shell& sh, const CheckedPlan& cp, bool in_place) {
   }
   int st = sh.wait_pid(r->pid);
   record_process(sh, cp.record(), r->pid, st);
+  report_limit_kill(sh, p.argv[0], st);
   return st;
 }
 

@@ -13,6 +13,9 @@
 #include "exec/redirect.h"
 #include "exec/session_view.h"
 #include "exec/shell.h"
+#include "exec/interp.h"
+#include "policy/session_select.h"
+#include "policy/store_snapshot.h"
 
 namespace lash::exec {
 
@@ -139,5 +142,16 @@ bool list_user_dir(Shell& sh, const std::string& dir, std::vector<std::string>& 
   for (auto& n : listed) names.push_back(std::move(n));
   return true;
 }
+
+}  // namespace lash::exec
+
+namespace lash::exec {
+
+void snapshot_profiles_for_subshell() {
+  policy::SearchPath store = policy::session_search_path();
+  policy::refresh_store_snapshot({store.user_dir(), store.system_dir()});
+}
+
+void use_profile_snapshot() { policy::use_store_snapshot(); }
 
 }  // namespace lash::exec

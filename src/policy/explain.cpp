@@ -2,10 +2,18 @@
 
 #include <cstdio>
 
+#include "policy/profile_model.h"
+
 namespace lash::policy::explain {
 namespace {
 
-constexpr std::string_view kSwitch = " Switch to a different profile.";
+// The engine says what blocked the action; what the user can do about it depends on
+// the session (may it switch? did lash.conf assign the profile?), which the session
+// states once (set_session_advice) and refusal_lines appends.
+std::string& session_advice() {
+  static std::string advice = "Change the key in the profile, or start lash with another profile (lash -p NAME).";
+  return advice;
+}
 
 std::string q(std::string_view s) { return "'" + display(s) + "'"; }
 
@@ -50,17 +58,16 @@ std::string problem(std::string_view profile, const Action& action) {
 }
 
 std::string not_in_allowlist(std::string_view argv0) {
-  return q(argv0) + " is not in the allowlist." + std::string(kSwitch);
+  return q(argv0) + " is not in the allowlist.";
 }
 
 std::string allowlist_mismatch(std::string_view name, std::string_view allowed,
                                std::string_view actual) {
   if (allowed.empty())
-    return q(name) + " is in the allowlist but was not found on PATH when the session started." +
-           std::string(kSwitch);
+    return q(name) + " is in the allowlist but was not found on PATH when the session started.";
   return q(name) + " is allowed as " + display(allowed) + " by the allowlist, but this " + q(name) +
          " is " + display(actual) + ". Run " + display(allowed) +
-         " or switch to a different profile.";
+         ".";
 }
 
 std::string wrapper_gap(std::string_view argv0, std::string_view chain, std::string_view missing) {
@@ -70,66 +77,77 @@ std::string wrapper_gap(std::string_view argv0, std::string_view chain, std::str
 }
 
 std::string in_denylist(std::string_view argv0) {
-  return q(argv0) + " is in the denylist." + std::string(kSwitch);
+  return q(argv0) + " is in the denylist.";
 }
 
 std::string no_file_redirect() {
-  return "Redirecting output to files is turned off (file_redirect)." + std::string(kSwitch);
+  return "Redirecting output to files is turned off (file_redirect).";
 }
 
 std::string outside_writable(std::string_view path, const std::vector<std::string>& roots) {
   if (roots.empty())
-    return "Nothing is writable in this profile (sandbox, read_write, tmpdir, include_workdir)." +
-           std::string(kSwitch);
+    return "Nothing is writable in this profile (sandbox, read_write, tmpdir, include_workdir).";
   std::string list;
   for (size_t i = 0; i < roots.size() && i < 3; ++i) list += (i ? ", " : "") + display(roots[i]);
   if (roots.size() > 3) list += ", ...";
   return q(path) + " is outside the writable paths (sandbox, read_write, tmpdir, " +
-         "include_workdir). Write beneath " + list + ", or switch to a different profile.";
+         "include_workdir). Write beneath " + list + ".";
 }
 
 std::string protected_path(std::string_view entry) {
-  return q(entry) + " is kept read-only inside writable paths (protect)." + std::string(kSwitch);
+  return q(entry) + " is kept read-only inside writable paths (protect).";
 }
 
 std::string no_env_mutation() {
-  return "Changing the exported environment is turned off (mutation)." + std::string(kSwitch);
+  return "Changing the exported environment is turned off (mutation).";
 }
 
 std::string not_in_safelist(std::string_view name) {
-  return q(name) + " is not in the environment safelist." + std::string(kSwitch);
+  return q(name) + " is not in the environment safelist.";
 }
 
 std::string capability_needed(std::string_view what, Capability cap) {
-  return q(what) + " needs the " + std::string(capability_name(cap)) + " capability." +
-         std::string(kSwitch);
+  return q(what) + " needs the " + std::string(capability_name(cap)) + " capability.";
 }
 
 std::string no_plugin_access() {
-  return "Plugin calls are turned off (plugin_access)." + std::string(kSwitch);
+  return "Plugin calls are turned off (plugin_access).";
 }
 
 std::string plugin_not_allowed(std::string_view plugin) {
-  return q(plugin) + " is not in the plugin allowlist." + std::string(kSwitch);
+  return q(plugin) + " is not in the plugin allowlist.";
 }
 
 std::string host_not_allowed(std::string_view host) {
-  return q(host) + " is not in allow_hosts." + std::string(kSwitch);
+  return q(host) + " is not in allow_hosts.";
 }
 
 std::string port_not_allowed(uint16_t port, std::string_view allowed) {
   return "Port " + std::to_string(port) + " is not in allow_ports (" + std::string(allowed) +
-         ")." + std::string(kSwitch);
+         ").";
 }
 
 std::string network_closed() {
   return "This profile allows no network connections (allow_hosts is empty, "
-         "block_all_others = true)." +
-         std::string(kSwitch);
+         "block_all_others = true).";
 }
 
+void set_session_advice(std::string advice) { session_advice() = std::move(advice); }
+
 std::string refusal_lines(const Decision& d) {
-  return "Problem: " + d.problem + "\nSuggestion: " + d.suggestion + "\n";
+  // Only a refusal a profile key decided gets the key and the advice: a sandbox the
+  // kernel refused, an audit log that cannot be written or a process limit reached
+  // say themselves what to do.
+  std::string where, advice;
+  const KeyRef& k = d.decided_by;
+  const KeyInfo* key = find_key(k.key);
+  if (key && key->section() != "resources") {
+    where = " Decided by " + k.key + (k.file.empty() ? " (not set: the deny-by-default base)"
+                                                     : " (set at " + k.source_text() + ")") + ".";
+    advice = session_advice();
+  }
+  return "Problem: " + d.problem + "\nSuggestion: " + d.suggestion + where + (advice.empty() ? "" : " " + advice) +
+         "\n";
 }
 
 std::string action_line(const Action& a, const Decision& d) {

@@ -37,7 +37,12 @@ std::string port_not_allowed(uint16_t port, std::string_view allowed);
 std::string network_closed();
 
 // The two lines printed on stderr for a refusal, each ending in '\n'.
+// "Problem: ...\nSuggestion: ..." with the deciding key and where it was set, then
+// the session's advice on what would change the outcome.
 std::string refusal_lines(const Decision& d);
+// What the user can do in this session: change the key, start another profile, or
+// (profile assigned by lash.conf, no profile_switch) ask the administrator.
+void set_session_advice(std::string advice);
 // One line of `profile test`: "deny   spawn curl -> /usr/bin/curl  [process.spawn_allowlist base]"
 std::string action_line(const Action& a, const Decision& d);
 

@@ -20,7 +20,7 @@ namespace {
 
 namespace sc = state_cache;
 
-constexpr std::string_view kHeader = "lash session-facts cache 1";
+constexpr std::string_view kHeader = "lash session-facts cache 2";
 
 // One spawn-list entry and what it resolved to.
 struct Resolution {
@@ -41,7 +41,7 @@ std::vector<Resolution> entries_of(const Profile& p) {
 
 // The inputs, as the cache states them: a file for other inputs is not this answer.
 std::vector<std::string> input_lines(const Profile& p, const SessionEnv& env) {
-  std::vector<std::string> out = {"U\t" + sc::credentials(), "K\t" + env.path_var};
+  std::vector<std::string> out = {"U\t" + sc::credentials(), "K\t" + env.path_var, "H\t" + env.home, "W\t" + env.start_dir};
   for (const Resolution& r : entries_of(p)) out.push_back(std::string(r.list == 'a' ? "A" : "N") + "\t" + r.entry);
   return out;
 }

@@ -21,6 +21,9 @@ struct ParseState {
   IniDoc doc;
   Diags* diags = nullptr;
   int errors_at_start = 0;
+  // Errors after which the document still means something (a duplicate key keeps its
+  // first value): the caller goes on checking it, so every error is reported at once.
+  size_t soft_errors = 0;
 
   void error(int at, std::string key, std::string msg) {
     diags->push_back(Diag{doc.file, at, std::move(key), std::move(msg)});
@@ -90,7 +93,8 @@ int handler(void* user, const char* section, const char* name, const char* value
   for (const auto& e : sec.entries) {
     if (e.key == name) {
       st.error(st.line, name, "duplicate key (first set on line " + std::to_string(e.line) + ")");
-      return 0;
+      ++st.soft_errors;
+      return 1;
     }
   }
   sec.entries.push_back(IniEntry{name, value, st.line, {}});
@@ -150,7 +154,7 @@ std::optional<IniDoc> read_ini(std::string_view text, const std::string& file, D
     else if (!located)
       st.error(rc, "", "syntax error: expected '[section]' or 'key = value'");
   }
-  if (diags.size() != before) return std::nullopt;
+  if (diags.size() - st.soft_errors != before) return std::nullopt;
   return std::move(st.doc);
 }
 

@@ -65,9 +65,15 @@ Result<std::shared_ptr<const ResolvedProfile>> load_resolved(const ProfileStore&
   const ProfileStore& store = opts.builtin_only ? builtin_only : store_in;
   std::vector<LoadedProfile> chain;
   std::vector<std::string> names{std::string(name)};
+  // Where the next file is searched from. A parent is looked up at or below its
+  // child's source, so a user file never changes what a system or built-in profile
+  // inherits (a broken ~/.lash/profiles/default.profile leaves `-p script` working),
+  // and a parent of the child's own name is the next file of that name below it: a
+  // user's default.profile with `from = default` extends the built-in one.
+  Source first = Source::user;
   for (;;) {
     const std::string& current = names.back();
-    auto file = find_profile(store, current, opts.include_user);
+    auto file = find_profile(store, current, opts.include_user, first);
     if (!file) {
       if (chain.empty()) return file.error();
       return chain_error(chain.back(), file.error().message() + " (inheritance " +
@@ -78,7 +84,18 @@ Result<std::shared_ptr<const ResolvedProfile>> load_resolved(const ProfileStore&
     chain.push_back(std::move(*loaded));
     if (!chain.back().profile.inherit_from.set) break;
     std::string parent = chain.back().profile.inherit_from.value;
-    bool cycle = std::find(names.begin(), names.end(), parent) != names.end();
+    Source child = chain.back().source;
+    bool same_name = parent == chain.back().name;
+    if (same_name && child == Source::builtin)
+      return chain_error(chain.back(), "inheritance cycle: " + chain_text(names) + " -> " + parent);
+    first = same_name ? Source(uint8_t(child) + 1) : child;
+    if (same_name && !find_profile(store, parent, opts.include_user, first))
+      return chain_error(chain.back(), "inheritance cycle: " + chain_text(names) + " -> " + parent +
+                                           " (a profile may inherit its own name only to extend a system "
+                                           "or built-in profile of that name, and there is none)");
+    // A cycle is a name seen before in the same or a lower source; the same name one
+    // source lower is another file.
+    bool cycle = !same_name && std::find(names.begin(), names.end(), parent) != names.end();
     names.push_back(parent);
     if (cycle) return chain_error(chain.back(), "inheritance cycle: " + chain_text(names));
     if (int(names.size()) - 1 > kMaxInheritDepth)

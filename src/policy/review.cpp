@@ -91,9 +91,8 @@ Json value_json(const Profile& p, const KeyInfo& key) {
           return a;
         } else if constexpr (std::is_same_v<T, Ports>) {
           Json a = Json::array();
-          for (const auto& r : f.value)
-            a.push_back(r.lo == r.hi ? std::to_string(r.lo)
-                                     : std::to_string(r.lo) + "-" + std::to_string(r.hi));
+          // Numbers, one shape for a port and a range: {"from": 443, "to": 443}.
+          for (const auto& r : f.value) a.push_back(Json{{"from", r.lo}, {"to", r.hi}});
           return a;
         } else {
           return value_text(p, key);
@@ -109,7 +108,9 @@ static const Provenance& prov(const Profile& p, const KeyInfo& k) {
 std::string review_text(const ResolvedProfile& r) {
   std::string out = "Profile: " + r.name + "\n";
   for (const auto& l : r.chain)
-    out += "  " + l.name + " (" + std::string(source_name(l.source)) + ": " + l.path + ")\n";
+    out += "  " + l.name + (l.source == Source::builtin ? std::string(" (built-in)")
+                                                       : " (" + std::string(source_name(l.source)) + ": " + l.path + ")") +
+           "\n";
   out += "Inheritance: " + r.chain_text() + "\n";
   std::string_view section;
   for (const auto& k : all_keys()) {
@@ -188,25 +189,43 @@ Json permissions_json(const ResolvedProfile& r) {
 
 std::string profile_template(std::string_view name, std::string_view parent) {
   std::string n(name), par(parent);
-  return "# " + n + " - describe its intent here.\n"
-         "#\n"
-         "# Inherits every value of '" + par + "'; only keys set below override it.\n"
-         "# A set list replaces the parent's list entirely. Indented lines continue a list.\n"
-         "# Usage: lash -p " + n + "\n"
-         "# Reference: docs/profiles.md (or `profile review " + par + "` for the current values)\n"
-         "\n"
-         "[inherit]\nfrom = " + par + "\n"
-         "\n"
-         "[profile]\ndescription = " + n + " (based on " + par + ")\n"
-         "\n"
-         "# [process]\n# spawn_allowlist = ls, cat, make\n"
-         "# spawn_denylist = curl\n"
-         "\n"
-         "# [filesystem]\n# read_write = ./build\n# include_workdir = true\n"
-         "\n"
-         "# [network]\n# allow_hosts = example.com, *.example.org\n# allow_ports = 443\n"
-         "\n"
-         "# [capabilities]\n# file_redirect = true\n";
+  // With a parent every key is commented out (the parent's values apply until one is
+  // set); without one the file starts narrow: deny-by-default, a few read-only tools,
+  // and commented examples of what a user adds next.
+  std::string c = par.empty() ? "" : "# ";
+  std::string out = "# " + n + " - describe its intent here (who uses it, for what).\n#\n";
+  if (par.empty())
+    out += "# Starts from nothing: whatever no key below grants is refused (docs/profiles.md).\n";
+  else
+    out += "# Inherits every value of '" + par + "'; only keys set below override it, and a set\n"
+           "# list replaces the parent's list entirely (`profile review --keys " + par + "`).\n";
+  out += "# Check it:   profile review " + n + "          (what it may run, read, write, reach)\n"
+         "# Try it:     profile test " + n + " 'CMDLINE'   (what would be refused, and why)\n"
+         "# Use it:     lash -p " + n + "\n\n";
+  if (!par.empty()) out += "[inherit]\nfrom = " + par + "\n\n";
+  out += "[profile]\ndescription = " + n + (par.empty() ? "" : " (based on " + par + ")") + "\n\n"
+         "[process]\n"
+         "# Programs it may run: bare names (found on PATH when the session starts), absolute\n"
+         "# paths or ~/paths. Indented lines continue the list.\n" +
+         c + "spawn_allowlist = ls, cat, head, grep, sort, wc\n"
+         "# spawn_denylist = curl, wget\n\n"
+         "[filesystem]\n"
+         "# Besides system files (/usr, /etc without secrets), readable:\n"
+         "# read_only = ~/data\n"
+         "# Writable (nothing unless listed):\n"
+         "# read_write = ~/out\n"
+         "# include_workdir = true      the directory the session starts in\n" +
+         c + "tmpdir = session\n\n"
+         "[network]\n"
+         "# Nothing is reachable unless listed:\n"
+         "# allow_hosts = pypi.org, *.pythonhosted.org\n"
+         "# allow_ports = 443\n\n"
+         "[resources]\n"
+         "# max_memory = 4G\n"
+         "# max_cpu_seconds = 600\n\n"
+         "[capabilities]\n"
+         "# file_redirect = true        shell redirections (>, >>) into writable places\n";
+  return out;
 }
 
 std::vector<ListEntry> list_profiles(const ProfileStore& store, bool include_user) {

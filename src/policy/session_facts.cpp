@@ -1,4 +1,5 @@
 #include "policy/session_facts.h"
+#include "policy/paths.h"
 
 #include <fcntl.h>
 #include <glob.h>
@@ -95,6 +96,11 @@ std::optional<std::string> resolve_on_path(std::string_view name, std::string_vi
 
 std::optional<std::string> resolve_entry(const std::string& entry, const SessionEnv& env, const FsProbe& fs) {
   if (!entry.empty() && entry[0] == '/') return fs.realpath(entry);
+  if (entry.rfind("./", 0) == 0) return fs.realpath(paths::expand(entry, env.start_dir, env.home));
+  if (entry.rfind("~/", 0) == 0) {
+    if (env.home.empty() || env.home[0] != '/') return std::nullopt;  // no HOME: names nothing
+    return fs.realpath(paths::expand(entry, env.start_dir, env.home));
+  }
   return resolve_on_path(entry, env.path_var, fs);
 }
 

@@ -11,6 +11,7 @@
 #include "base/unique_fd.h"
 #include "policy/builtin_profiles.h"
 #include "policy/ini_loader.h"
+#include "policy/store_snapshot.h"
 #include "policy/validate.h"
 
 namespace lash::policy {
@@ -90,7 +91,8 @@ Result<std::optional<ProfileFile>> SearchPath::get(std::string_view name, Source
   const std::string& dir = source == Source::user ? user_dir_ : system_dir_;
   if (dir.empty()) return std::optional<ProfileFile>{};
   std::string path = dir + "/" + std::string(name) + ".profile";
-  auto text = read_policy_file(path, kMaxPolicyFile);
+  auto copied = snapshot_file(dir, name);  // in a subshell: what the shell read
+  auto text = copied ? std::move(*copied) : read_policy_file(path, kMaxPolicyFile);
   if (!text) return text.error();
   if (!*text) return std::optional<ProfileFile>{};
   return std::optional<ProfileFile>(
@@ -105,6 +107,7 @@ std::vector<std::string> SearchPath::names(Source source) const {
   }
   const std::string& dir = source == Source::user ? user_dir_ : system_dir_;
   if (dir.empty()) return out;
+  if (auto copied = snapshot_names(dir)) return std::move(*copied);
   DIR* d = ::opendir(dir.c_str());
   if (!d) return out;
   while (const dirent* e = ::readdir(d)) {
@@ -147,11 +150,12 @@ std::vector<std::string> MemoryStore::names(Source source) const {
 }
 
 Result<ProfileFile> find_profile(const ProfileStore& store, std::string_view name,
-                                 bool include_user) {
+                                 bool include_user, Source first) {
   auto valid = validate::profile_name(name);
   if (!valid) return valid.error();
   for (Source s : {Source::user, Source::system, Source::builtin}) {
     if (s == Source::user && !include_user) continue;
+    if (s < first) continue;
     auto f = store.get(name, s);
     if (!f) return f.error();
     if (*f) return std::move(**f);

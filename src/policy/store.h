@@ -49,9 +49,10 @@ class MemoryStore final : public ProfileStore {
   std::map<std::string, std::string> files_[3];
 };
 
-// The first file for NAME in user (if INCLUDE_USER), system, then built-in order.
+// The first file for NAME in user (if INCLUDE_USER), system, then built-in order,
+// starting at FIRST (a parent is never searched above its child's source).
 Result<ProfileFile> find_profile(const ProfileStore& store, std::string_view name,
-                                 bool include_user);
+                                 bool include_user, Source first = Source::user);
 
 // `profile validate FILE`: reads and checks one profile file by path (its parent is not
 // loaded). The profile name is the file name without ".profile".

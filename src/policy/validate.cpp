@@ -115,9 +115,11 @@ Result<std::string> relative_path(std::string_view s) {
 
 Result<std::string> program(std::string_view s) {
   if (s.empty()) return bad("empty program name");
-  if (s[0] == '/') return std::string(s);
-  if (s.find('/') != std::string_view::npos || s == "." || s == "..")
-    return bad("expected a bare command name or an absolute path, got " + quoted(s));
+  // `~/...` is HOME's, as in every path key (expanded when the session starts).
+  // `~/...` (HOME) and `./...` (the starting directory), as in every path key.
+  if (s[0] == '/' || ((s.substr(0, 2) == "~/" || s.substr(0, 2) == "./") && s.size() > 2)) return std::string(s);
+  if (s.find('/') != std::string_view::npos || s == "." || s == ".." || s == "~")
+    return bad("expected a bare command name, an absolute path, ~/path or ./path, got " + quoted(s));
   return std::string(s);
 }
 

@@ -10,7 +10,7 @@ namespace {
 
 namespace sc = state_cache;
 
-constexpr std::string_view kHeader = "lash exec-closure cache 1";
+constexpr std::string_view kHeader = "lash exec-closure cache 2";
 
 char role_letter(ExecFile::Role r) {
   return r == ExecFile::Role::program ? 'p' : r == ExecFile::Role::interpreter ? 'i' : 'l';

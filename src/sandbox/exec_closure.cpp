@@ -159,24 +159,28 @@ bool parse_elf64(const File& f, ElfInfo& info, std::string& problem) {
   if (!vaddr_to_off(ph, strtab_va, strtab)) return problem = "dynamic string table not in a segment", false;
   if (strtab > f.size() || strsz > f.size() - strtab) return problem = "truncated dynamic string table", false;
   // One read of the part of the table that holds the wanted strings (the table also
-  // holds every dynamic symbol name, often tens of KB); a string running past that
-  // part is read on its own.
-  if (strsz > (1u << 20)) return problem = "oversized dynamic string table", false;
+  // holds every dynamic symbol name: tens of KB usually, several MB for gcc's cc1, so
+  // its size is no reason to give up). The part is bounded; a string outside it, or
+  // when the wanted strings lie too far apart, is read on its own, at most
+  // kMaxDynString bytes (a longer one is malformed for our purpose: "").
+  constexpr uint64_t kMaxPart = 1u << 20, kMaxDynString = 64u << 10;
+  if (needed.size() + rpath.size() + runpath.size() > 1024) return problem = "too many DT_NEEDED/RPATH entries", false;
   uint64_t lo = strsz, hi = 0;
   for (const auto* v : {&needed, &rpath, &runpath})
     for (uint64_t i : *v)
       if (i < strsz) lo = std::min(lo, i), hi = std::max(hi, i);
   std::string part;
-  if (lo < strsz) {
+  if (lo < strsz && hi - lo < kMaxPart) {
     part.resize(static_cast<size_t>(std::min<uint64_t>(strsz, hi + 256) - lo));
     if (!f.read(strtab + lo, part.data(), part.size())) return problem = "truncated dynamic string table", false;
   }
   auto str = [&](uint64_t i) {
     if (i >= strsz) return std::string();
-    size_t end = part.find('\0', static_cast<size_t>(i - lo));
-    if (end != std::string::npos) return part.substr(static_cast<size_t>(i - lo), end - (i - lo));
-    // Longer than the part read (a long RUNPATH): the rest of the table from I.
-    std::string rest(static_cast<size_t>(strsz - i), '\0');
+    if (!part.empty() && i >= lo) {
+      size_t end = part.find('\0', static_cast<size_t>(i - lo));
+      if (end != std::string::npos) return part.substr(static_cast<size_t>(i - lo), end - (i - lo));
+    }
+    std::string rest(static_cast<size_t>(std::min(strsz - i, kMaxDynString)), '\0');
     if (!f.read(strtab + i, rest.data(), rest.size())) return std::string();
     size_t nul = rest.find('\0');
     return nul == std::string::npos ? std::string() : rest.substr(0, nul);

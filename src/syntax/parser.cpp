@@ -164,7 +164,9 @@ ast::ListPtr ParserImpl::compound_list() {
 
 ast::ListPtr ParserImpl::nonempty_list(std::string_view expecting) {
   ast::ListPtr l = compound_list();
-  if (l->items.empty()) unexpected(peek_cmd(), expecting);
+  // EXPECTING is the word that ends the list; an empty list lacks a command before it
+  // (`if then` is "expecting a command before 'then'", not "expecting 'then'").
+  if (l->items.empty()) unexpected(peek_cmd(), "a command before " + std::string(expecting));
   return l;
 }
 

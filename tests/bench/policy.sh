@@ -36,6 +36,12 @@ echo "bench: profile start-up, decisions" >&2
 hf startup $((200 * runs)) -n default "$lash -c true" -n ci "$lash -p ci -c true" -n big "$lash -p big -c true"
 hf script $((5 * runs)) -n default "$lash $out/many.sh" -n big "$lash -p big $out/many.sh"
 hf dryrun $((50 * runs)) -i -n big "$lash -p big -c 'profile test big \"ls; cat x; curl y\"'"
+# profile review's one-screen summary, and profile explain of a 20-command line with
+# refusals of several kinds, next to a bare start-up of the same binary.
+line20="ls; cat a; curl x; wget y; echo > $out/work/o; export V=1; grep a b; sort c; make; gcc d.c"
+line20="$line20; ls; cat a; curl x; wget y; echo > $out/work/o; export V=1; grep a b; sort c; make; gcc d.c"
+hf review $((100 * runs)) -n true "$lash -c true" -n review "$lash -c 'profile review ci'" \
+  -i -n explain "$lash -c 'profile explain --profile restricted \"$line20\"'"
 hf spawn1 $((50 * runs)) -n default "$lash -c 'cat /dev/null'" -n ci "$lash -p ci -c 'cat /dev/null'"
 # The same with the exec-closure cache ($LASH_HOME/cache) removed before each run: a
 # first session, or one after the programs or libraries changed.
@@ -51,6 +57,7 @@ def t(name):
     except (OSError, ValueError, KeyError):
         return {}
 s, sc, d, sp, cold = t("startup"), t("script"), t("dryrun"), t("spawn1"), t("spawn1cold")
+rv = t("review")
 def ms(v): return "?" if v is None else "%.2f ms" % (v * 1000)
 def ratio(a, b): return "?" if not a or not b else "%.2fx" % (a / b)
 rows = [
@@ -58,6 +65,8 @@ rows = [
     ("start-up, 1,000-entry allowlist", ms(s.get("big")), ms(s.get("default")), ratio(s.get("big"), s.get("default")), "<= 1.2x"),
     ("10,000 redirect decisions, 1,000 entries", ms(sc.get("big")), ms(sc.get("default")), ratio(sc.get("big"), sc.get("default")), "O(1) per decision"),
     ("profile test (3 actions), 1,000 entries", ms(d.get("big")), "", "", ""),
+    ("profile review ci (summary) vs lash -c true", ms(rv.get("review")), ms(rv.get("true")), ratio(rv.get("review"), rv.get("true")), "<= 20 ms"),
+    ("profile explain, 20 commands vs lash -c true", ms(rv.get("explain")), ms(rv.get("true")), ratio(rv.get("explain"), rv.get("true")), "<= 50 ms"),
     ("session start + 1 spawn, ci vs default", ms(sp.get("ci")), ms(sp.get("default")), ratio(sp.get("ci"), sp.get("default")), "<= 2x"),
     ("  the same, no exec-closure cache", ms(cold.get("ci")), ms(cold.get("default")), ratio(cold.get("ci"), cold.get("default")), "<= 2x"),
 ]

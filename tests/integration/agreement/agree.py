@@ -83,7 +83,7 @@ def run_entry(lash, profile, cmd):
             else:
                 problems.append("corpus error: the dry run reports a dynamic action")
         actions = [a for a in actions if a.get("decision") != "dynamic"]
-        want_status = 1 if doc.get("verdict") != "allow" else 0
+        want_status = {"allow": 0, "deny": 1, "dynamic": 3}.get(doc.get("verdict"), -1)
         if doc.get("verdict") == "dynamic" and not decided_at_run_time:
             problems.append("verdict dynamic without a dynamic action")
         if dry.status != want_status:

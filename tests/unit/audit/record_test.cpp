@@ -52,7 +52,7 @@ TEST_CASE("record: a denial has every field of cli.md, in one line") {
         R"("kind":"spawn","target":"curl","resolved":"/usr/bin/curl","decision":"deny",)"
         R"("key":"process.spawn_allowlist","source":")" + allowlist_source() + R"(",)"
         R"("problem":"This session (profile: restricted) cannot run 'curl'.",)"
-        R"("suggestion":"'curl' is not in the allowlist. Switch to a different profile.",)"
+        R"("suggestion":"'curl' is not in the allowlist.",)"
         R"("pid":1234,"exit_status":126})"
         "\n");
 }

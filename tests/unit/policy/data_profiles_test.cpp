@@ -37,7 +37,7 @@ TEST_CASE("data profiles: broken.profile lists every error") {
   const std::string f = kDir + "/broken.profile";
   CHECK(p.error().what ==
         f + ":2: spawn_any: expected true/false, yes/no, on/off or 1/0, got 'perhaps'\n" +
-        f + ":3: spawn_allowlist: expected a bare command name or an absolute path, got '../bin/evil'\n" +
+        f + ":3: spawn_allowlist: expected a bare command name, an absolute path, ~/path or ./path, got '../bin/evil'\n" +
         f + ":6: allow_hosts: invalid host pattern 'not a host': character ' ' is not allowed "
             "(use a host name, *.domain, an IP address or a CIDR range)\n" +
         f + ":7: allow_ports: expected a port 1-65535 or a range LOW-HIGH, got '70000'\n" +

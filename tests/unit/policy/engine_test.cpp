@@ -76,7 +76,7 @@ TEST_CASE("spawn: allowlist by bare name, matched on the real path") {
   auto d = e.decide(Spawn{"curl", "/usr/bin/curl"});
   CHECK(d.verdict == Verdict::deny);
   CHECK(d.decided_by.key == "process.spawn_allowlist");
-  CHECK(d.suggestion == "'curl' is not in the allowlist. Switch to a different profile.");
+  CHECK(d.suggestion == "'curl' is not in the allowlist.");
 }
 
 TEST_CASE("spawn: an allowlisted name that resolves to another program is refused") {
@@ -85,7 +85,7 @@ TEST_CASE("spawn: an allowlisted name that resolves to another program is refuse
   CHECK(d.verdict == Verdict::deny);
   CHECK(d.suggestion ==
         "'ls' is allowed as /usr/bin/ls by the allowlist, but this 'ls' is /usr/local/bin/ls. "
-        "Run /usr/bin/ls or switch to a different profile.");
+        "Run /usr/bin/ls.");
 }
 
 TEST_CASE("spawn: allowlist by absolute path, through symlinks") {
@@ -139,7 +139,7 @@ TEST_CASE("spawn: denylist wins over spawn_any, by name, program name and real p
   CHECK(d.verdict == Verdict::deny);
   CHECK(d.decided_by.key == "process.spawn_denylist");
   CHECK(d.decided_by.source_text() == "user:t.profile:3");
-  CHECK(d.suggestion == "'curl' is in the denylist. Switch to a different profile.");
+  CHECK(d.suggestion == "'curl' is in the denylist.");
   CHECK_FALSE(e.decide(Spawn{"/usr/bin/curl", "/usr/bin/curl"}).allowed());
   // a symlink with another name to a denied program
   CHECK_FALSE(e.decide(Spawn{"c", "/usr/bin/curl"}).allowed());
@@ -187,8 +187,7 @@ TEST_CASE("redirect: a restricted filesystem allows writes only beneath writable
   CHECK(out.decided_by.key == "filesystem.read_write");
   CHECK(out.suggestion ==
         "'/home/u/proj2/x' is outside the writable paths (sandbox, read_write, tmpdir, "
-        "include_workdir). Write beneath /srv/data, /tmp/lash-s1, /home/u/proj, or switch to a "
-        "different profile.");
+        "include_workdir). Write beneath /srv/data, /tmp/lash-s1, /home/u/proj.");
   auto hook = e.decide(Redirect{"/home/u/proj/.git/hooks/pre-commit", RedirectMode::write});
   CHECK(hook.verdict == Verdict::deny);
   CHECK(hook.decided_by.key == "filesystem.protect");
@@ -209,7 +208,7 @@ TEST_CASE("redirect: nothing writable") {
   auto d = e.decide(Redirect{"/home/u/proj/x", RedirectMode::write});
   CHECK(d.verdict == Verdict::deny);
   CHECK(d.suggestion == "Nothing is writable in this profile (sandbox, read_write, tmpdir, "
-                        "include_workdir). Switch to a different profile.");
+                        "include_workdir).");
 }
 
 TEST_CASE("env: mutation and safelist") {
@@ -270,10 +269,10 @@ TEST_CASE("network: hosts, wildcards, IP ranges and ports") {
   auto port = e.decide(NetConnect{"example.com", "", 22, ""});
   CHECK(port.verdict == Verdict::deny);
   CHECK(port.decided_by.key == "network.allow_ports");
-  CHECK(port.suggestion == "Port 22 is not in allow_ports (80, 443). Switch to a different profile.");
+  CHECK(port.suggestion == "Port 22 is not in allow_ports (80, 443).");
   auto host = e.decide(NetConnect{"evil.com", "", 443, ""});
   CHECK(host.decided_by.key == "network.allow_hosts");
-  CHECK(host.suggestion == "'evil.com' is not in allow_hosts. Switch to a different profile.");
+  CHECK(host.suggestion == "'evil.com' is not in allow_hosts.");
 }
 
 TEST_CASE("network: the SNI must be allowed too; an IP-literal SNI needs an IP rule") {

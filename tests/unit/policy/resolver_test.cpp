@@ -52,7 +52,15 @@ TEST_CASE("resolver: cycles name the chain at the closing `from` line") {
   s.set(Source::user, "self", "[inherit]\nfrom = self\n");
   auto r2 = load_resolved(s, "self");
   REQUIRE_FALSE(r2);
-  CHECK(r2.error().what == "user:self.profile:2: from: inheritance cycle: self -> self");
+  CHECK(r2.error().what.find("user:self.profile:2: from: inheritance cycle: self -> self (") == 0);
+  // the same name one source lower is another file: the user's `default` extends the
+  // built-in one
+  s.set(Source::user, "default", "[inherit]\nfrom = default\n[profile]\ndescription = mine\n");
+  auto r3 = load_resolved(s, "default");
+  REQUIRE(r3);
+  CHECK((*r3)->chain.size() == 2);
+  CHECK((*r3)->chain[1].source == Source::builtin);
+  CHECK((*r3)->values.description.value == "mine");
 }
 
 TEST_CASE("resolver: a missing parent names the chain") {
@@ -107,9 +115,15 @@ TEST_CASE("resolver: search order user, system, built-in; include_user=false ski
   REQUIRE(c);
   CHECK((*c)->chain[1].source == Source::builtin);
   CHECK((*c)->values.description.value.find("Full access") == 0);
+  // a parent is never searched above its child's source: a user file does not change
+  // what a system profile inherits
   auto cu = load_resolved(s, "child");
   REQUIRE(cu);
-  CHECK((*cu)->values.description.value == "user default");
+  CHECK((*cu)->chain[1].source == Source::builtin);
+  s.set(Source::user, "uchild", "[inherit]\nfrom = default\n");
+  auto uc = load_resolved(s, "uchild");
+  REQUIRE(uc);
+  CHECK((*uc)->values.description.value == "user default");
 }
 
 TEST_CASE("resolver: a broken user file never falls through to a looser one") {

@@ -81,6 +81,21 @@ TEST_CASE("profile create: the template is a valid profile inheriting from the p
   CHECK((*r)->values.spawn_allowlist.value == load_resolved(s, "ci").value()->values.spawn_allowlist.value);
 }
 
+TEST_CASE("profile create: without a parent the template is narrow") {
+  std::string t = profile_template("mine", "");
+  MemoryStore s;
+  s.set(Source::user, "mine", t);
+  auto r = load_resolved(s, "mine");
+  REQUIRE_MESSAGE(r, r.error().message());
+  const Profile& p = (*r)->values;
+  CHECK_FALSE(p.inherit_from.set);
+  CHECK_FALSE(p.spawn_any.value);
+  CHECK(p.read_write.value.empty());
+  CHECK(p.allow_hosts.value.empty());
+  CHECK_FALSE(p.file_redirect.value);
+  CHECK_FALSE(p.profile_manage.value);
+}
+
 TEST_CASE("profile validate: a file by path") {
   auto good = load_profile_file(std::string(LASH_TEST_DATA) + "/profiles/good.profile");
   REQUIRE(good);

@@ -57,8 +57,8 @@ TEST_CASE("brace group and subshell") {
   CHECK(line("(a) >f 2>&1") == R"(list { subshell { simple ["a"]; redirect >["f"]; redirect 2>&["1"] } })");
   CHECK(line("{ a; } <in | b") == R"(list { pipeline { group { simple ["a"]; redirect <["in"] }; simple ["b"] } })");
   CHECK(line("(a &)") == R"(list { subshell { background { simple ["a"] } } })");
-  CHECK(line("{ }") == "ERROR: lash:1:3: syntax error: unexpected '}' (expecting '}')");
-  CHECK(line("()") == "ERROR: lash:1:2: syntax error: unexpected ')' (expecting ')')");
+  CHECK(line("{ }") == "ERROR: lash:1:3: syntax error: unexpected '}' (expecting a command before '}')");
+  CHECK(line("()") == "ERROR: lash:1:2: syntax error: unexpected ')' (expecting a command before ')')");
   CHECK(line("{ a; } b") == "ERROR: lash:1:8: syntax error: unexpected 'b'");
   auto p = parse_ok("{ a; } >f");
   const auto& c = first_command(*p);
@@ -76,9 +76,9 @@ TEST_CASE("if clauses") {
         R"(list { if { cond { simple ["a"]; simple ["b"] }; then { simple ["c"] } } })");
   CHECK(line("if if a; then b; fi; then c; fi") ==
         R"(list { if { cond { if { cond { simple ["a"] }; then { simple ["b"] } } }; then { simple ["c"] } } })");
-  CHECK(line("if then fi") == "ERROR: lash:1:4: syntax error: unexpected 'then' (expecting 'then')");
-  CHECK(line("if a; then fi") == "ERROR: lash:1:12: syntax error: unexpected 'fi' (expecting 'fi')");
-  CHECK(line("if a; then b; else fi") == "ERROR: lash:1:20: syntax error: unexpected 'fi' (expecting 'fi')");
+  CHECK(line("if then fi") == "ERROR: lash:1:4: syntax error: unexpected 'then' (expecting a command before 'then')");
+  CHECK(line("if a; then fi") == "ERROR: lash:1:12: syntax error: unexpected 'fi' (expecting a command before 'fi')");
+  CHECK(line("if a; then b; else fi") == "ERROR: lash:1:20: syntax error: unexpected 'fi' (expecting a command before 'fi')");
   CHECK(line("if a; fi") == "ERROR: lash:1:7: syntax error: unexpected 'fi' (expecting 'then')");
   auto p = parse_ok("if a; then b; elif c; then d; fi");
   const auto& ic = std::get<ast::IfClause>(first_command(*p).v);
@@ -91,7 +91,7 @@ TEST_CASE("while and until loops") {
   CHECK(line("until a\ndo\nb\ndone") == R"(list { until { cond { simple ["a"] }; do { simple ["b"] } } })");
   CHECK(line("while a; do b; done >f &") ==
         R"(list { background { while { cond { simple ["a"] }; do { simple ["b"] }; redirect >["f"] } } })");
-  CHECK(line("while do done") == "ERROR: lash:1:7: syntax error: unexpected 'do' (expecting 'do')");
+  CHECK(line("while do done") == "ERROR: lash:1:7: syntax error: unexpected 'do' (expecting a command before 'do')");
   CHECK(line("while a; done") == "ERROR: lash:1:10: syntax error: unexpected 'done' (expecting 'do')");
   auto p = parse_ok("until false; do :; done");
   CHECK(std::get<ast::LoopClause>(first_command(*p).v).until);
