@@ -18,6 +18,7 @@ constexpr OptionInfo kOptions[] = {
     {"nounset", 'u', &Options::nounset},   {"privileged", 0, nullptr},
     {"nolog", 0, nullptr},
     {"debug", 0, nullptr},                 {"pipefail", 0, &Options::pipefail},
+    {"posix", 0, &Options::posix},
 };
 
 void apply(Shell& sh, const OptionInfo& o, bool on) {

@@ -110,6 +110,7 @@ void Shell::child_exit(int st) {
 int Shell::run_text(std::string_view text, const std::string& filename, uint32_t first_line) {
   syntax::ParseOptions po;
   po.max_stack_bytes = std::min(po.max_stack_bytes, stack_bytes_left());
+  po.extensions = !opt.posix;
   po.filename = filename;
   po.text_is_complete = true;  // the whole script or string: its end is the real end
   po.first_line = first_line;
@@ -169,6 +170,7 @@ int Shell::eval_string(std::string_view text, const std::string& filename) {
   // Parse the whole text first: a syntax error in eval runs nothing (as dash).
   syntax::ParseOptions po;
   po.max_stack_bytes = std::min(po.max_stack_bytes, stack_bytes_left());
+  po.extensions = !opt.posix;
   po.filename = filename;
   po.first_line = line ? line : 1;
   po.alias = [this](std::string_view name) -> const std::string* {
@@ -241,6 +243,7 @@ int Shell::run_fd(int fd, const std::string& filename) {
   };
   syntax::ParseOptions po;
   po.max_stack_bytes = std::min(po.max_stack_bytes, stack_bytes_left());
+  po.extensions = !opt.posix;
   po.filename = filename;
   po.alias = [this](std::string_view name) -> const std::string* {
     auto it = aliases.find(name);

@@ -38,6 +38,10 @@ struct Options {
   bool noclobber = false;  // -C
   bool allexport = false;  // -a
   bool pipefail = false;   // -o pipefail
+  // -o posix (also when started as `sh` or with --posix): bash's extensions that
+  // change what a POSIX script means are off ([[ is a command name, {a,b} is literal,
+  // a=( is a syntax error). See docs/usage.md "Modes".
+  bool posix = false;
   bool interactive = false;
   bool monitor = false;    // -m (job control; interactive use, later)
   bool stdin_cmds = false; // -s

@@ -106,6 +106,8 @@ enum class RedirOp : uint8_t {
   heredoc,       // <<
   heredoc_strip, // <<-
   out_err,       // &>   (extension: stdout and stderr to a file)
+  append_err,    // &>>  (extension: stdout and stderr appended to a file)
+  herestring,    // <<<  (extension: the expanded word and a newline on stdin)
 };
 
 struct Redirect {

@@ -137,6 +137,8 @@ std::string redirect_text(const ast::Redirect& r) {
     case ast::RedirOp::heredoc: out += "<<"; break;
     case ast::RedirOp::heredoc_strip: out += "<<-"; break;
     case ast::RedirOp::out_err: out += "&>"; break;
+    case ast::RedirOp::append_err: out += "&>>"; break;
+    case ast::RedirOp::herestring: out += "<<<"; break;
   }
   out += word_text(r.target);
   if (r.op == ast::RedirOp::heredoc || r.op == ast::RedirOp::heredoc_strip) {

@@ -17,7 +17,7 @@ bool is_redirect_op(Tok k) {
   switch (k) {
     case Tok::less: case Tok::great: case Tok::dgreat: case Tok::clobber: case Tok::lessgreat:
     case Tok::lessand: case Tok::greatand: case Tok::dless: case Tok::dlessdash:
-    case Tok::and_great:
+    case Tok::and_great: case Tok::and_dgreat: case Tok::tless:
       return true;
     default:
       return false;
@@ -193,7 +193,18 @@ ast::Pipeline ParserImpl::pipeline() {
     consume();
   }
   p.commands.push_back(command());
-  while (peek().kind == Tok::pipe) {
+  while (peek().kind == Tok::pipe || peek().kind == Tok::pipe_amp) {
+    if (peek().kind == Tok::pipe_amp) {
+      // `a |& b` is `a 2>&1 | b`: the dup comes after a's own redirections.
+      ast::Redirect r;
+      r.fd = 2;
+      r.op = ast::RedirOp::dup_out;
+      r.target.parts.push_back(ast::WordPart{ast::Literal{"1", false}});
+      r.range = {peek().begin.off, peek().end, peek().begin.line};
+      ast::Command& last = p.commands.back();
+      if (auto* sc = std::get_if<ast::SimpleCommand>(&last.v)) sc->redirects.push_back(std::move(r));
+      else last.redirects.push_back(std::move(r));
+    }
     consume();
     linebreak();
     p.commands.push_back(command());
@@ -502,6 +513,8 @@ ast::Redirect ParserImpl::io_redirect() {
     case Tok::dless: r.op = ast::RedirOp::heredoc; break;
     case Tok::dlessdash: r.op = ast::RedirOp::heredoc_strip; break;
     case Tok::and_great: r.op = ast::RedirOp::out_err; break;
+    case Tok::and_dgreat: r.op = ast::RedirOp::append_err; break;
+    case Tok::tless: r.op = ast::RedirOp::herestring; break;
     default: unexpected(peek());
   }
   consume();

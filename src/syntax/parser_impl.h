@@ -17,6 +17,7 @@ enum class Tok : uint8_t {
   eof, newline, word, io_number,
   and_if, or_if, dsemi, semi_and, pipe, amp, semi,
   less, great, dgreat, clobber, lessgreat, lessand, greatand, dless, dlessdash, and_great,
+  and_dgreat, tless, pipe_amp,
   lparen, rparen,
 };
 
@@ -129,6 +130,7 @@ class ParserImpl {
 
   // ---- words.cpp --------------------------------------------------------------
   void single_quoted(PartsBuilder& b);
+  void ansi_c_quoted(PartsBuilder& b);
   ast::DoubleQuoted double_quoted();
   void backslash(PartsBuilder& b, Ctx ctx, bool in_param);
   void dollar(PartsBuilder& b, Ctx ctx);

@@ -45,6 +45,102 @@ void ParserImpl::single_quoted(PartsBuilder& b) {
   }
 }
 
+namespace {
+void put_utf8(PartsBuilder& b, uint32_t cp) {
+  char buf[4];
+  int n = 0;
+  if (cp < 0x80) { buf[n++] = static_cast<char>(cp); }
+  else if (cp < 0x800) { buf[n++] = static_cast<char>(0xC0 | (cp >> 6)); buf[n++] = static_cast<char>(0x80 | (cp & 0x3F)); }
+  else if (cp < 0x10000) {
+    buf[n++] = static_cast<char>(0xE0 | (cp >> 12)); buf[n++] = static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    buf[n++] = static_cast<char>(0x80 | (cp & 0x3F));
+  } else {
+    if (cp > 0x10FFFF) cp = 0xFFFD;
+    buf[n++] = static_cast<char>(0xF0 | (cp >> 18)); buf[n++] = static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+    buf[n++] = static_cast<char>(0x80 | ((cp >> 6) & 0x3F)); buf[n++] = static_cast<char>(0x80 | (cp & 0x3F));
+  }
+  b.add(std::string_view(buf, static_cast<size_t>(n)), true);
+}
+int hexval(int c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+}  // namespace
+
+// $'...' (bash; POSIX 2024): backslash escapes as in C. A \0 (or \x00) ends the
+// string as in bash, since a shell string cannot hold a NUL.
+void ParserImpl::ansi_c_quoted(PartsBuilder& b) {
+  Pos start = rd_.pos();
+  rd_.get();  // '
+  b.touch_quoted();
+  bool truncated = false;
+  auto put = [&](int ch) {
+    if (ch == 0) truncated = true;
+    if (!truncated) b.add(ch, true);
+  };
+  for (;;) {
+    int c = rd_.get_raw();
+    if (c == kEof) fail(start, "unterminated quoted string", true);
+    if (c == '\'') return;
+    if (c == 0) nul_byte();
+    if (c != '\\') {
+      put(c);
+      continue;
+    }
+    int d = rd_.get_raw();
+    switch (d) {
+      case kEof: fail(start, "unterminated quoted string", true);
+      case 'a': put('\a'); break;
+      case 'b': put('\b'); break;
+      case 'e': case 'E': put(0x1b); break;
+      case 'f': put('\f'); break;
+      case 'n': put('\n'); break;
+      case 'r': put('\r'); break;
+      case 't': put('\t'); break;
+      case 'v': put('\v'); break;
+      case '\\': case '\'': case '"': case '?': put(d); break;
+      case 'c': {
+        int e = rd_.get_raw();
+        if (e == kEof) fail(start, "unterminated quoted string", true);
+        put(e == '?' ? 0x7f : (e & 0x1f));
+        break;
+      }
+      case 'x': case 'u': case 'U': {
+        size_t max = d == 'x' ? 2 : d == 'u' ? 4 : 8;
+        uint32_t v = 0;
+        size_t n = 0;
+        while (n < max && hexval(rd_.peek_raw()) >= 0) {
+          v = v * 16 + static_cast<uint32_t>(hexval(rd_.get_raw()));
+          ++n;
+        }
+        if (n == 0) {
+          put('\\');
+          put(d);
+        } else if (d == 'x') {
+          put(static_cast<int>(v));
+        } else if (v == 0) {
+          truncated = true;
+        } else if (!truncated) {
+          put_utf8(b, v);
+        }
+        break;
+      }
+      default:
+        if (d >= '0' && d <= '7') {
+          int v = d - '0';
+          for (int k = 0; k < 2 && rd_.peek_raw() >= '0' && rd_.peek_raw() <= '7'; ++k) v = v * 8 + (rd_.get_raw() - '0');
+          put(v & 0xff);
+        } else {
+          put('\\');
+          put(d);
+        }
+        break;
+    }
+  }
+}
+
 // A backslash outside single quotes. Unquoted: quotes the next character. In
 // double quotes / here-documents / arithmetic: only before $ ` \ (and " in double
 // quotes, } inside a ${...} word) is it an escape; otherwise it is literal.
@@ -120,6 +216,10 @@ void ParserImpl::dollar(PartsBuilder& b, Ctx ctx) {
     Nest nest(*this, start);
     rd_.get();
     braced_param(b, ctx, start);
+    return;
+  }
+  if (c == '\'' && opts_.extensions && (ctx == Ctx::unquoted)) {
+    ansi_c_quoted(b);
     return;
   }
   if (c == '(') {
