@@ -9,6 +9,7 @@ void register_io();
 void register_jobs();
 void register_profile();
 void register_audit();
+void register_declare();
 // All families, once at start-up.
 void register_all();
 }  // namespace lash::builtins

@@ -13,6 +13,7 @@ void register_all() {
   register_jobs();
   register_profile();
   register_audit();
+  register_declare();
 }
 
 }  // namespace lash::builtins

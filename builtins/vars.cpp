@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "base/strutil.h"
+#include "builtins/declare.h"
 #include "builtins/families.h"
 #include "builtins/getopts_core.h"
 #include "exec/options.h"
@@ -72,8 +73,14 @@ int mark_vars(Shell& sh, std::vector<std::string>& argv, uint8_t flag, const cha
   return 0;
 }
 
-int bi_export(Shell& sh, std::vector<std::string>& argv) { return mark_vars(sh, argv, Var::exported, "export"); }
-int bi_readonly(Shell& sh, std::vector<std::string>& argv) { return mark_vars(sh, argv, Var::readonly, "readonly"); }
+int bi_export(Shell& sh, std::vector<std::string>& argv) {
+  if (!sh.opt.posix && needs_declare(argv)) return declare_impl(sh, argv, DeclMode::exported);
+  return mark_vars(sh, argv, Var::exported, "export");
+}
+int bi_readonly(Shell& sh, std::vector<std::string>& argv) {
+  if (!sh.opt.posix && needs_declare(argv)) return declare_impl(sh, argv, DeclMode::readonly);
+  return mark_vars(sh, argv, Var::readonly, "readonly");
+}
 
 // The operands mark_vars changes, in its order, up to the first bad name (where it
 // stops with an error). export: every NAME is exported (an action whatever it was);
@@ -139,6 +146,15 @@ int bi_unset(Shell& sh, std::vector<std::string>& argv) {
   for (; i < argv.size(); ++i) {
     if (funcs) {
       sh.functions.erase(argv[i]);
+      continue;
+    }
+    if (size_t lb = argv[i].find('['); !sh.opt.posix && lb != std::string::npos && argv[i].back() == ']' &&
+                                        syntax::is_name(argv[i].substr(0, lb))) {
+      // unset 'a[i]': one element (bash).
+      if (!sh.unset_element(argv[i].substr(0, lb), argv[i].substr(lb + 1, argv[i].size() - lb - 2))) {
+        if (sh.vars.last_refused) throw exec::Refused{};
+        throw FatalError{"unset: " + argv[i] + ": is read only", 2};
+      }
       continue;
     }
     if (!syntax::is_name(argv[i])) throw FatalError{"unset: " + argv[i] + ": bad variable name", 2};
@@ -263,6 +279,7 @@ int bi_shift(Shell& sh, std::vector<std::string>& argv) {
 
 int bi_local(Shell& sh, std::vector<std::string>& argv) {
   if (!sh.vars.in_scope() || sh.call_depth == 0) throw FatalError{"local: not in a function", 2};
+  if (!sh.opt.posix && needs_declare(argv)) return declare_impl(sh, argv, DeclMode::local);
   for (size_t i = 1; i < argv.size(); ++i) {
     const std::string& a = argv[i];
     auto eq = a.find('=');

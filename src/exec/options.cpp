@@ -49,6 +49,12 @@ bool set_long_option(Shell& sh, std::string_view name, bool on) {
   return false;
 }
 
+std::optional<bool> option_state(const Shell& sh, std::string_view name) {
+  for (const auto& o : kOptions)
+    if (o.name == name) return o.field && sh.opt.*o.field;
+  return std::nullopt;
+}
+
 std::string list_options(const Shell& sh, bool as_commands) {
   std::string out;
   if (!as_commands) out = "Current option settings\n";

@@ -49,6 +49,14 @@ void Shell::error(std::string_view msg) {
 }
 
 bool Shell::assign(std::string_view name, std::string value) {
+  if (const Var* v = vars.find(name); v && (v->flags & (Var::integer | Var::lower | Var::upper))) {
+    // declare -i / -l / -u (bash): the value is evaluated or re-cased first.
+    if (v->flags & Var::integer) value = std::to_string(arith_value(value));
+    for (auto& c : value) {
+      if (v->flags & Var::lower) c = char(std::tolower(static_cast<unsigned char>(c)));
+      if (v->flags & Var::upper) c = char(std::toupper(static_cast<unsigned char>(c)));
+    }
+  }
   if (vars.set(name, std::move(value))) return true;
   if (!vars.last_refused) error(std::string(name) + ": is read only");  // a refusal printed its own lines
   return false;

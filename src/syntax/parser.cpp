@@ -40,6 +40,14 @@ bool ends_list(const Token& t) {
   }
 }
 
+bool is_declaration_word(const ast::Word& w) {
+  if (w.parts.size() != 1) return false;
+  auto* l = std::get_if<ast::Literal>(&w.parts[0].v);
+  return l && !l->quoted &&
+         (l->text == "declare" || l->text == "typeset" || l->text == "local" || l->text == "readonly" ||
+          l->text == "export");
+}
+
 bool is_assignment(const Token& t) {
   if (t.kind != Tok::word || t.word.parts.empty()) return false;
   auto* lit = std::get_if<ast::Literal>(&t.word.parts[0].v);
@@ -227,6 +235,12 @@ ast::Command ParserImpl::command() {
     else if (w == "for") c = for_clause();
     else if (w == "case") c = case_clause();
     else unexpected(t);
+  } else if (t.kind == Tok::lparen && opts_.extensions && at_double_paren()) {
+    Nest nest(*this, begin);
+    c = arith_command();
+  } else if (t.kind == Tok::word && t.plain && opts_.extensions && t.text() == "[[") {
+    Nest nest(*this, begin);
+    c = cond_command();
   } else if (t.kind == Tok::lparen) {
     Nest nest(*this, begin);
     c = subshell();
@@ -248,6 +262,20 @@ ast::Command ParserImpl::simple_command() {
     // Aliases apply up to the command name (and after an alias ending in a blank).
     Token& t = peek_word(sc.words.empty() ? unsigned{kAliases} : 0u);
     if (t.kind == Tok::word) {
+      if (opts_.extensions && (sc.words.empty() || is_declaration_word(sc.words[0]))) {
+        ast::Assignment a;
+        if (ext_assignment(t, a)) {
+          if (sc.words.empty()) {
+            sc.assignments.push_back(std::move(a));
+          } else {
+            ast::Word w;
+            w.range = a.range;
+            w.compound = std::make_shared<ast::Assignment>(std::move(a));
+            sc.words.push_back(std::move(w));
+          }
+          continue;
+        }
+      }
       if (sc.words.empty() && is_assignment(t)) {
         ast::Assignment a;
         a.range = t.word.range;
@@ -388,6 +416,7 @@ ast::Command ParserImpl::loop_clause(bool until) {
 
 ast::Command ParserImpl::for_clause() {
   consume();  // for
+  if (opts_.extensions && peek().kind == Tok::lparen && at_double_paren()) return arith_for();
   ast::ForClause fc;
   {
     Token& t = peek();

@@ -284,13 +284,26 @@ void ParserImpl::braced_param(PartsBuilder& b, Ctx ctx, Pos start) {
     return true;
   };
   int c = rd_.peek();
-  if (c == '#') {
+  if (c == '!' && opts_.extensions) {
+    int d = rd_.peek_at(1);
+    if (is_name_start(d) || is_digit(d) || ((d == '@' || d == '*' || d == '#') && rd_.peek_at(2) == '}')) {
+      rd_.get();
+      p.indirect = true;
+      c = rd_.peek();
+    }
+  }
+  if (c == '#' && !p.indirect) {
     int d = rd_.peek_at(1);
     bool length = is_name_start(d) || is_digit(d) ||
                   (is_special_param(d) && rd_.peek_at(2) == '}');
     if (length) {
       rd_.get();  // #
       read_name();
+      if (opts_.extensions && rd_.peek() == '[' && is_name_start(static_cast<unsigned char>(p.name[0]))) {
+        rd_.get();
+        p.index = std::make_shared<ast::Word>();
+        subscript_word(*p.index, start);
+      }
       if (rd_.peek() != '}') return bad();
       rd_.get();
       p.op = ast::ParamOp::length;
@@ -300,6 +313,69 @@ void ParserImpl::braced_param(PartsBuilder& b, Ctx ctx, Pos start) {
   }
   if (!read_name()) return bad();
   c = rd_.peek();
+  if (p.indirect && (c == '*' || c == '@') && rd_.peek_at(1) == '}' && is_name_start(static_cast<unsigned char>(p.name[0]))) {
+    p.star = c == '*';
+    rd_.get();
+    rd_.get();
+    p.indirect = false;
+    p.op = ast::ParamOp::names_prefix;
+    b.push(ast::WordPart{std::move(p)});
+    return;
+  }
+  if (opts_.extensions && c == '[' && is_name_start(static_cast<unsigned char>(p.name[0]))) {
+    rd_.get();
+    p.index = std::make_shared<ast::Word>();
+    subscript_word(*p.index, start);
+    c = rd_.peek();
+    if (p.indirect && c == '}') {
+      p.indirect = false;
+      p.op = ast::ParamOp::keys;
+      rd_.get();
+      b.push(ast::WordPart{std::move(p)});
+      return;
+    }
+  }
+  if (opts_.extensions) {
+    Ctx pat_ctx = (ctx == Ctx::dquote || ctx == Ctx::heredoc) ? Ctx::unquoted : ctx;
+    if (c == ':' && rd_.peek_at(1) != '-' && rd_.peek_at(1) != '=' && rd_.peek_at(1) != '?' &&
+        rd_.peek_at(1) != '+') {
+      rd_.get();
+      p.op = ast::ParamOp::substring;
+      p.arg = std::make_unique<ast::Word>();
+      if (param_word(*p.arg, Ctx::arith, start, ":}") == ':') {
+        p.arg2 = std::make_shared<ast::Word>();
+        param_word(*p.arg2, Ctx::arith, start, "}");
+      }
+      b.push(ast::WordPart{std::move(p)});
+      return;
+    }
+    if (c == '/') {
+      rd_.get();
+      p.op = ast::ParamOp::replace_first;
+      int d = rd_.peek();
+      if (d == '/') { p.op = ast::ParamOp::replace_all; rd_.get(); }
+      else if (d == '#') { p.op = ast::ParamOp::replace_prefix; rd_.get(); }
+      else if (d == '%') { p.op = ast::ParamOp::replace_suffix; rd_.get(); }
+      p.arg = std::make_unique<ast::Word>();
+      if (param_word(*p.arg, pat_ctx, start, "/}") == '/') {
+        p.arg2 = std::make_shared<ast::Word>();
+        param_word(*p.arg2, ctx, start, "}");
+      }
+      b.push(ast::WordPart{std::move(p)});
+      return;
+    }
+    if (c == '^' || c == ',') {
+      rd_.get();
+      bool twice = rd_.peek() == c;
+      if (twice) rd_.get();
+      p.op = c == '^' ? (twice ? ast::ParamOp::upper_all : ast::ParamOp::upper_first)
+                      : (twice ? ast::ParamOp::lower_all : ast::ParamOp::lower_first);
+      p.arg = std::make_unique<ast::Word>();
+      param_word(*p.arg, pat_ctx, start, "}");
+      b.push(ast::WordPart{std::move(p)});
+      return;
+    }
+  }
   if (c == '}') {
     rd_.get();
     b.push(ast::WordPart{std::move(p)});
@@ -340,7 +416,9 @@ void ParserImpl::braced_param(PartsBuilder& b, Ctx ctx, Pos start) {
 }
 
 // The word after a ${name OP; up to and including the closing '}'.
-void ParserImpl::param_arg(ast::Word& arg, Ctx ctx, Pos start) {
+void ParserImpl::param_arg(ast::Word& arg, Ctx ctx, Pos start) { param_word(arg, ctx, start, "}"); }
+
+int ParserImpl::param_word(ast::Word& arg, Ctx ctx, Pos start, std::string_view stops) {
   Pos begin = rd_.pos();
   PartsBuilder b(arg.parts);
   // Inside double quotes or a here-document the word is in double-quote context.
@@ -348,15 +426,16 @@ void ParserImpl::param_arg(ast::Word& arg, Ctx ctx, Pos start) {
   Ctx inner = dq ? Ctx::dquote : (ctx == Ctx::arith ? Ctx::arith : Ctx::unquoted);
   for (;;) {
     int c = rd_.peek();
+    if (c != kEof && c != 0 && stops.find(static_cast<char>(c)) != std::string_view::npos) {
+      arg.range = {begin.off, rd_.end_off(), begin.line};
+      rd_.get();
+      b.flush();
+      if (!dq) apply_tilde(arg, false);
+      return c;
+    }
     switch (c) {
       case kEof:
         fail(start, "missing '}'", true);
-      case '}':
-        arg.range = {begin.off, rd_.end_off(), begin.line};
-        rd_.get();
-        b.flush();
-        if (!dq) apply_tilde(arg, false);
-        return;
       case '\\':
         backslash(b, inner, true);
         break;
@@ -383,6 +462,42 @@ void ParserImpl::param_arg(ast::Word& arg, Ctx ctx, Pos start) {
       default:
         b.add(rd_.get(), dq);
         break;
+    }
+  }
+}
+
+// After "name[": the subscript up to the matching ']' (expanded like a word in
+// double quotes; for indexed arrays then evaluated as arithmetic).
+void ParserImpl::subscript_word(ast::Word& w, Pos start) {
+  Pos begin = rd_.pos();
+  PartsBuilder b(w.parts);
+  int depth = 0;
+  for (;;) {
+    int c = rd_.peek();
+    switch (c) {
+      case kEof: fail(start, "missing ']'", true);
+      case 0: nul_byte();
+      case '[': ++depth; b.add(rd_.get(), false); break;
+      case ']':
+        if (depth == 0) {
+          w.range = {begin.off, rd_.end_off(), begin.line};
+          rd_.get();
+          b.flush();
+          return;
+        }
+        --depth;
+        b.add(rd_.get(), false);
+        break;
+      case '\\': backslash(b, Ctx::unquoted, false); break;
+      case '\'': single_quoted(b); break;
+      case '"': {
+        ast::DoubleQuoted dq = double_quoted();
+        b.push(ast::WordPart{std::move(dq)});
+        break;
+      }
+      case '$': dollar(b, Ctx::unquoted); break;
+      case '`': backquote(b, Ctx::unquoted); break;
+      default: b.add(rd_.get(), false); break;
     }
   }
 }
