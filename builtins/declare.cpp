@@ -242,7 +242,15 @@ int declare_impl(Shell& sh, std::vector<std::string>& argv, DeclMode mode) {
       // `declare x`: declared, unset (bash lists it with declare -p).
       if (!sh.vars.set_flag(name, 0)) failed(sh, name);
     }
-    if (f.unexport) sh.vars.clear_flag(name, Var::exported);
+    if (f.unexport) {
+      // Taking a variable out of the environment changes what children get: the
+      // policy decides, as for unset.
+      const Var* v = sh.vars.find(name);
+      if (v && (v->flags & Var::exported) && sh.vars.env_guard &&
+          !sh.vars.env_guard(name, exec::Vars::EnvOp::unset))
+        throw exec::Refused{};
+      sh.vars.clear_flag(name, Var::exported);
+    }
     if (f.exported && !sh.vars.set_flag(name, Var::exported)) throw exec::Refused{};
     if (f.readonly && !sh.vars.set_flag(name, Var::readonly)) throw exec::Refused{};
   }
@@ -252,7 +260,10 @@ int declare_impl(Shell& sh, std::vector<std::string>& argv, DeclMode mode) {
 bool needs_declare(const std::vector<std::string>& argv) {
   for (size_t i = 1; i < argv.size(); ++i) {
     const std::string& a = argv[i];
-    if (a.size() > 1 && (a[0] == '-' || a[0] == '+') && a != "-p" && a != "--" && a != "-") return true;
+    // The array and attribute options; others (export -n) keep their POSIX error.
+    if (a.size() > 1 && (a[0] == '-' || a[0] == '+') && a != "--" &&
+        a.find_first_not_of("aAilug", 1) == std::string::npos)
+      return true;
     size_t eq = a.find('=');
     if (eq != std::string::npos && eq + 1 < a.size() && a[eq + 1] == Shell::kCompoundMark) return true;
     std::string_view name = std::string_view(a).substr(0, eq);
