@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "exec/arith.h"
+#include "exec/brace.h"
 #include "exec/pattern.h"
 #include "exec/session_view.h"
 #include "exec/shell.h"
@@ -247,6 +248,12 @@ class Expander {
 
   void parts(const std::vector<ast::WordPart>& ps, bool quoted) {
     for (const auto& p : ps) part(p, quoted);
+  }
+  void segments(const BraceWord& w) {
+    for (const auto& s : w) {
+      if (s.part) part(*s.part, false);
+      else b_.literal(s.text, false);
+    }
   }
 
   // The word of ${x:-word} etc.: its unquoted text is part of the expansion's
@@ -876,6 +883,7 @@ void Shell::expand_words(const std::vector<ast::Word>& words, std::vector<std::s
       if (!l->quoted && !opt.noglob)
         for (char c : l->text)
           if (is_glob_char(c)) glob = true;
+      if (!l->quoted && !opt.posix && l->text.find('{') != std::string::npos) glob = true;  // braces
       if (!glob) {
         out.push_back(l->text);
         continue;
@@ -885,10 +893,29 @@ void Shell::expand_words(const std::vector<ast::Word>& words, std::vector<std::s
       ifs = vars.get("IFS");
       have_ifs = true;
     }
+    if (!opt.posix && may_brace_expand(w)) {
+      for (const BraceWord& bw : brace_expand(w)) {
+        Builder b(Builder::Mode::fields, ifs, opt.noglob);
+        Expander e(*this, b);
+        e.segments(bw);
+        b.end_word();
+        glob_fields(&b, out);
+        ifs = vars.get("IFS");
+      }
+      continue;
+    }
     Builder b(Builder::Mode::fields, ifs, opt.noglob);
     Expander e(*this, b);
     e.parts(w.parts, false);
     b.end_word();
+    glob_fields(&b, out);
+    ifs = vars.get("IFS");  // an expansion may have assigned IFS
+  }
+}
+
+void Shell::glob_fields(void* builder, std::vector<std::string>& out) {
+  Builder& b = *static_cast<Builder*>(builder);
+  {
     for (auto& f : b.fields()) {
       if (f.glob) {
         // Names not read from a listing are checked as the session sees them too.
@@ -903,7 +930,6 @@ void Shell::expand_words(const std::vector<ast::Word>& words, std::vector<std::s
       }
       out.push_back(std::move(f.text));
     }
-    ifs = vars.get("IFS");  // an expansion may have assigned IFS
   }
 }
 
@@ -913,23 +939,21 @@ void Shell::expand_word(const ast::Word& w, std::vector<std::string>& out) {
     out.push_back(compound_arg(*w.compound));
     return;
   }
+  if (!opt.posix && may_brace_expand(w)) {
+    for (const BraceWord& bw : brace_expand(w)) {
+      Builder b(Builder::Mode::fields, vars.get("IFS"), opt.noglob);
+      Expander e(*this, b);
+      e.segments(bw);
+      b.end_word();
+      glob_fields(&b, out);
+    }
+    return;
+  }
   Builder b(Builder::Mode::fields, vars.get("IFS"), opt.noglob);
   Expander e(*this, b);
   e.parts(w.parts, false);
   b.end_word();
-  for (auto& f : b.fields()) {
-    if (f.glob) {
-      auto matches = glob_expand(
-          f.pat, [this](const std::string& dir, std::vector<std::string>& names) { return list_user_dir(*this, dir, names); },
-          view_is_confined(*this) ? PathExists([this](const std::string& p) { return view_path_exists(*this, p); })
-                                  : PathExists(path_exists_direct));
-      if (!matches.empty()) {
-        for (auto& m : matches) out.push_back(std::move(m));
-        continue;
-      }
-    }
-    out.push_back(std::move(f.text));
-  }
+  glob_fields(&b, out);
 }
 
 std::string Shell::expand_string(const ast::Word& w) {

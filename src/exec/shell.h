@@ -120,6 +120,8 @@ class Shell {
   // ---- expansion (expand.cpp) -------------------------------------------------
   void expand_words(const std::vector<ast::Word>& words, std::vector<std::string>& out);
   void expand_word(const ast::Word& w, std::vector<std::string>& out);  // fields, globbed
+  // Pathname expansion of the fields an expand.cpp Builder collected.
+  void glob_fields(void* builder, std::vector<std::string>& out);
   std::string expand_string(const ast::Word& w);   // no field splitting, no globbing
   std::string expand_pattern(const ast::Word& w);  // quoted characters escaped
   std::string expand_heredoc(const ast::Redirect& r);
