@@ -281,7 +281,7 @@ class Expander {
         bool only_at = !dq.parts.empty();
         for (auto& inner : dq.parts) {
           auto* prm = std::get_if<ast::Parameter>(&inner.v);
-          if (!prm || prm->name != "@" || prm->op != ast::ParamOp::plain) only_at = false;
+          if (!prm || !all_at(*prm)) only_at = false;
         }
         // "" is an empty field; "$@" with no parameters is no field at all.
         if (!only_at) b_.mark_started();
@@ -327,6 +327,17 @@ class Expander {
         break;
       }
     }
+  }
+
+  // "$@", "${a[@]}" and their operator forms: with no elements, no field at all.
+  static bool all_at(const ast::Parameter& prm) {
+    if (prm.op == ast::ParamOp::length || prm.indirect) return false;
+    if (prm.index) {
+      const auto& ps = prm.index->parts;
+      auto* l = ps.size() == 1 ? std::get_if<ast::Literal>(&ps[0].v) : nullptr;
+      return l && l->text == "@" && prm.op != ast::ParamOp::keys;
+    }
+    return prm.name == "@" && (prm.op == ast::ParamOp::plain || prm.op >= ast::ParamOp::substring);
   }
 
   // Value lookup for any parameter name. Returns false when unset.
@@ -685,6 +696,7 @@ class Expander {
       return v;
     }
     if (pat.empty()) return v;
+    if (v.empty()) return pattern_match(pat, "") ? rep : v;
     std::string out;
     size_t i = 0;
     bool done = false;
@@ -776,6 +788,21 @@ class Expander {
         int64_t off = sh_.arith_value(off_text);
         bool has_len = prm.arg2 != nullptr;
         int64_t len = has_len ? sh_.arith_value(sh_.expand_string(*prm.arg2)) : 0;
+        const ArrayValue* arr = t.list ? sh_.vars.array(t.name) : nullptr;
+        if (arr && !arr->assoc && t.name != "@" && t.name != "*") {
+          // Indexed arrays slice by index: the elements from index OFF on.
+          int64_t top = arr->idx.empty() ? 0 : arr->idx.rbegin()->first + 1;
+          if (off < 0) off += top;
+          if (has_len && len < 0) throw FatalError{off_text + ": substring expression < 0", 1};
+          std::vector<std::string> out;
+          if (off >= 0)
+            for (auto it = arr->idx.lower_bound(off); it != arr->idx.end(); ++it) {
+              if (has_len && int64_t(out.size()) >= len) break;
+              out.push_back(it->second);
+            }
+          emit_list(out, quoted, t.star);
+          return;
+        }
         if (t.list) {
           std::vector<std::string> vs = t.values;
           if (t.name == "@" || t.name == "*") vs.insert(vs.begin(), sh_.arg0);  // ${@:0} is $0

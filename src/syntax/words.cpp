@@ -102,8 +102,12 @@ void ParserImpl::ansi_c_quoted(PartsBuilder& b) {
       case 'v': put('\v'); break;
       case '\\': case '\'': case '"': case '?': put(d); break;
       case 'c': {
+        if (rd_.peek_raw() == '\'' || rd_.peek_raw() == kEof) {  // a trailing \c stays as written
+          put('\\');
+          put('c');
+          break;
+        }
         int e = rd_.get_raw();
-        if (e == kEof) fail(start, "unterminated quoted string", true);
         put(e == '?' ? 0x7f : (e & 0x1f));
         break;
       }
