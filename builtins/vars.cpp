@@ -327,6 +327,7 @@ struct ReadArgs {
   bool raw = false;
   std::string prompt;
   std::vector<std::string> names;
+  std::string array;  // -a NAME (bash): every field into an indexed array
   std::string error;
 };
 ReadArgs parse_read_args(const std::vector<std::string>& argv) {
@@ -348,6 +349,9 @@ ReadArgs parse_read_args(const std::vector<std::string>& argv) {
         }
         r.prompt = argv[++i];
         break;
+      } else if (c == 'a' && k + 1 == argv[i].size() && i + 1 < argv.size()) {
+        r.array = argv[++i];
+        break;
       } else {
         r.error = std::string("read: Illegal option -") + c;
         return r;
@@ -355,7 +359,7 @@ ReadArgs parse_read_args(const std::vector<std::string>& argv) {
     }
   }
   r.names.assign(argv.begin() + long(i), argv.end());
-  if (r.names.empty()) r.error = "read: arg count";
+  if (r.names.empty() && r.array.empty()) r.error = "read: arg count";
   for (auto& n : r.names)
     if (r.error.empty() && !syntax::is_name(n)) r.error = "read: " + n + ": bad variable name";
   return r;
@@ -430,6 +434,25 @@ int bi_read(Shell& sh, std::vector<std::string>& argv) {
   auto is_ws = [&](size_t k) { return !esc[k] && is_ifs_ws(line[k], ifs); };
   size_t pos = 0, len = line.size();
   while (pos < len && is_ws(pos)) ++pos;
+  if (!parsed.array.empty()) {
+    std::vector<std::string> fields;
+    while (pos < len) {
+      std::string value;
+      while (pos < len && !is_ifs(pos)) value.push_back(line[pos++]);
+      while (pos < len && is_ws(pos)) ++pos;
+      if (pos < len && is_ifs(pos) && !is_ws(pos)) {
+        ++pos;
+        while (pos < len && is_ws(pos)) ++pos;
+      }
+      fields.push_back(std::move(value));
+    }
+    if (!sh.set_array(parsed.array, std::move(fields))) {
+      if (sh.vars.last_refused) return 126;
+      sh.error("read: " + parsed.array + ": is read only");
+      return 2;
+    }
+    return eof ? 1 : 0;
+  }
   for (size_t v = 0; v < names.size(); ++v) {
     std::string value;
     if (v + 1 < names.size()) {

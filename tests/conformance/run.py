@@ -118,6 +118,25 @@ def main(argv):
             print(f"{area:24s} {mode:5s} {ok:5d}/{n:<5d} {pct:6.1f}%{extra}")
             if min_pct is not None and pct < min_pct:
                 failed_area = True
+        # Real-world style scripts (scripts/*.sh): the same output and status as bash.
+        if not area_only or area_only == "scripts":
+            ok = n = 0
+            for path in sorted(glob.glob(os.path.join(HERE, "scripts", "*.sh"))):
+                with open(path, encoding="utf-8") as f:
+                    script = f.read()
+                n += 1
+                ref = run([bash], script, work)
+                got = run([lash], script, work)
+                if got == ref:
+                    ok += 1
+                elif show:
+                    print(f"  DIFF scripts/{os.path.basename(path)}: want {ref!r}\n       got  {got!r}")
+            total_ok += ok
+            total += n
+            pct = 100.0 * ok / n if n else 100.0
+            print(f"{'scripts':24s} bash  {ok:5d}/{n:<5d} {pct:6.1f}%")
+            if min_pct is not None and pct < min_pct:
+                failed_area = True
     finally:
         shutil.rmtree(work, ignore_errors=True)
     pct = 100.0 * total_ok / total if total else 100.0
