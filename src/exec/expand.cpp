@@ -6,6 +6,8 @@
 #include <sys/stat.h>
 
 #include <cstring>
+#include <ctime>
+#include <unistd.h>
 
 #include "exec/arith.h"
 #include "exec/brace.h"
@@ -203,6 +205,38 @@ std::string home_of(Shell& sh, const std::string& user) {
   return pw->pw_dir;
 }
 
+  // bash's variables computed when read (unless the script set them): RANDOM,
+  // SRANDOM, SECONDS, EPOCHSECONDS, EPOCHREALTIME, BASHPID.
+bool dynamic_variable(const std::string& name, std::string& out) {
+    if (name.empty() || (name[0] != 'R' && name[0] != 'S' && name[0] != 'E' && name[0] != 'B')) return false;
+    struct timespec ts {};
+    if (name == "RANDOM") {
+      static uint32_t seed = uint32_t(::getpid()) * 2654435761u ^ uint32_t(::time(nullptr));
+      seed = seed * 1103515245u + 12345u;
+      out = std::to_string((seed >> 16) & 0x7fff);
+    } else if (name == "SRANDOM") {
+      uint32_t r = 0;
+      if (::getentropy(&r, sizeof r) != 0) r = uint32_t(::time(nullptr));
+      out = std::to_string(r);
+    } else if (name == "SECONDS") {
+      static const time_t start = ::time(nullptr);
+      out = std::to_string(::time(nullptr) - start);
+    } else if (name == "EPOCHSECONDS") {
+      out = std::to_string(::time(nullptr));
+    } else if (name == "EPOCHREALTIME") {
+      ::clock_gettime(CLOCK_REALTIME, &ts);
+      char buf[48];
+      std::snprintf(buf, sizeof buf, "%lld.%06ld", static_cast<long long>(ts.tv_sec), ts.tv_nsec / 1000);
+      out = buf;
+    } else if (name == "BASHPID") {
+      out = std::to_string(::getpid());
+    } else {
+      return false;
+    }
+    return true;
+  }
+
+
 struct ArithShellVars : ArithVars {
   Shell& sh;
   std::string lineno;
@@ -218,6 +252,7 @@ struct ArithShellVars : ArithVars {
       lineno = std::to_string(sh.line);
       return &lineno;
     }
+    if (!v && !sh.opt.posix && dynamic_variable(std::string(name), lineno)) return &lineno;
     return v;
   }
   bool set(std::string_view name, int64_t value, std::string* error) override {
@@ -381,6 +416,7 @@ class Expander {
         out = std::to_string(sh_.line);
         return true;
       }
+      if (!sh_.opt.posix && dynamic_variable(name, out)) return true;
       return false;
     }
     out = *v;
