@@ -136,3 +136,27 @@ for r in ["cat <<< hello", "x=w; cat <<< \"$x y\"", "{ echo o; echo e >&2; } &> 
           "read -r x <<< 'a b'; echo $x"]:
     qb.append(r)
 write("quoting_redirs", "bash", qb)
+
+# ---- POSIX field splitting and quoting ----
+split = []
+for ifs in [None, "", ":", " :", "\\n", "ab"]:
+    for v in ["a b  c", " lead trail ", "a:b::c", "x", "", "a\\tb", "1a2b3"]:
+        set_ifs = "unset IFS" if ifs is None else f"IFS=$(printf '{ifs}')"
+        split.append(f"v=$(printf '{v}'); {set_ifs}; set -- $v; echo $#; for a; do printf '<%s>' \"$a\"; done; echo")
+        split.append(f"v=$(printf '{v}'); {set_ifs}; set -- \"$v\" x; printf '<%s>' \"$*\" $*; echo")
+write("posix_split", "posix", split)
+
+# ---- POSIX redirections and here-documents ----
+redir = []
+for i in range(1, 4):
+    redir.append(f"echo {i} > f; echo $(( {i} + 1 )) >> f; cat f; wc -l < f")
+    redir.append(f"exec 3> f; echo x{i} >&3; exec 3>&-; cat f")
+    redir.append(f"{{ echo out{i}; echo err{i} >&2; }} 2>&1 | sort")
+    redir.append(f"cat <<EOF\nline {i} $(( {i} * 2 ))\n\\$HOME-ish\nEOF")
+    redir.append(f"cat <<'EOF'\nraw $x {i}\nEOF")
+    redir.append(f"cat <<-EOF\n\t\ttabbed {i}\n\tEOF")
+    redir.append(f"(echo sub{i}; exit {i}); echo $?")
+    redir.append(f"f() {{ echo in-f{i}; }} > f; f; cat f")
+    redir.append(f"echo a{i} | {{ read -r x; echo got $x; }}")
+    redir.append(f"x=$(cat <<EOF\nhere {i}\nEOF\n); echo \"$x\"")
+write("posix_redirs", "posix", redir)
