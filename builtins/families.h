@@ -12,6 +12,7 @@ void register_audit();
 void register_plugin();
 void register_sessions();
 void register_config();
+void register_declare();
 // All families, once at start-up.
 void register_all();
 }  // namespace lash::builtins

@@ -16,6 +16,7 @@ void register_all() {
   register_plugin();
   register_sessions();
   register_config();
+  register_declare();
 }
 
 }  // namespace lash::builtins

@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "base/strutil.h"
+#include "builtins/declare.h"
 #include "builtins/families.h"
 #include "builtins/getopts_core.h"
 #include "exec/options.h"
@@ -72,8 +73,14 @@ int mark_vars(Shell& sh, std::vector<std::string>& argv, uint8_t flag, const cha
   return 0;
 }
 
-int bi_export(Shell& sh, std::vector<std::string>& argv) { return mark_vars(sh, argv, Var::exported, "export"); }
-int bi_readonly(Shell& sh, std::vector<std::string>& argv) { return mark_vars(sh, argv, Var::readonly, "readonly"); }
+int bi_export(Shell& sh, std::vector<std::string>& argv) {
+  if (!sh.opt.posix && needs_declare(argv)) return declare_impl(sh, argv, DeclMode::exported);
+  return mark_vars(sh, argv, Var::exported, "export");
+}
+int bi_readonly(Shell& sh, std::vector<std::string>& argv) {
+  if (!sh.opt.posix && needs_declare(argv)) return declare_impl(sh, argv, DeclMode::readonly);
+  return mark_vars(sh, argv, Var::readonly, "readonly");
+}
 
 // The operands mark_vars changes, in its order, up to the first bad name (where it
 // stops with an error). export: every NAME is exported (an action whatever it was);
@@ -139,6 +146,15 @@ int bi_unset(Shell& sh, std::vector<std::string>& argv) {
   for (; i < argv.size(); ++i) {
     if (funcs) {
       sh.functions.erase(argv[i]);
+      continue;
+    }
+    if (size_t lb = argv[i].find('['); !sh.opt.posix && lb != std::string::npos && argv[i].back() == ']' &&
+                                        syntax::is_name(argv[i].substr(0, lb))) {
+      // unset 'a[i]': one element (bash).
+      if (!sh.unset_element(argv[i].substr(0, lb), argv[i].substr(lb + 1, argv[i].size() - lb - 2))) {
+        if (sh.vars.last_refused) throw exec::Refused{};
+        throw FatalError{"unset: " + argv[i] + ": is read only", 2};
+      }
       continue;
     }
     if (!syntax::is_name(argv[i])) throw FatalError{"unset: " + argv[i] + ": bad variable name", 2};
@@ -263,6 +279,7 @@ int bi_shift(Shell& sh, std::vector<std::string>& argv) {
 
 int bi_local(Shell& sh, std::vector<std::string>& argv) {
   if (!sh.vars.in_scope() || sh.call_depth == 0) throw FatalError{"local: not in a function", 2};
+  if (!sh.opt.posix && needs_declare(argv)) return declare_impl(sh, argv, DeclMode::local);
   for (size_t i = 1; i < argv.size(); ++i) {
     const std::string& a = argv[i];
     auto eq = a.find('=');
@@ -310,6 +327,7 @@ struct ReadArgs {
   bool raw = false;
   std::string prompt;
   std::vector<std::string> names;
+  std::string array;  // -a NAME (bash): every field into an indexed array
   std::string error;
 };
 ReadArgs parse_read_args(const std::vector<std::string>& argv) {
@@ -331,6 +349,9 @@ ReadArgs parse_read_args(const std::vector<std::string>& argv) {
         }
         r.prompt = argv[++i];
         break;
+      } else if (c == 'a' && k + 1 == argv[i].size() && i + 1 < argv.size()) {
+        r.array = argv[++i];
+        break;
       } else {
         r.error = std::string("read: Illegal option -") + c;
         return r;
@@ -338,7 +359,7 @@ ReadArgs parse_read_args(const std::vector<std::string>& argv) {
     }
   }
   r.names.assign(argv.begin() + long(i), argv.end());
-  if (r.names.empty()) r.error = "read: arg count";
+  if (r.names.empty() && r.array.empty()) r.error = "read: arg count";
   for (auto& n : r.names)
     if (r.error.empty() && !syntax::is_name(n)) r.error = "read: " + n + ": bad variable name";
   return r;
@@ -413,6 +434,25 @@ int bi_read(Shell& sh, std::vector<std::string>& argv) {
   auto is_ws = [&](size_t k) { return !esc[k] && is_ifs_ws(line[k], ifs); };
   size_t pos = 0, len = line.size();
   while (pos < len && is_ws(pos)) ++pos;
+  if (!parsed.array.empty()) {
+    std::vector<std::string> fields;
+    while (pos < len) {
+      std::string value;
+      while (pos < len && !is_ifs(pos)) value.push_back(line[pos++]);
+      while (pos < len && is_ws(pos)) ++pos;
+      if (pos < len && is_ifs(pos) && !is_ws(pos)) {
+        ++pos;
+        while (pos < len && is_ws(pos)) ++pos;
+      }
+      fields.push_back(std::move(value));
+    }
+    if (!sh.set_array(parsed.array, std::move(fields))) {
+      if (sh.vars.last_refused) return 126;
+      sh.error("read: " + parsed.array + ": is read only");
+      return 2;
+    }
+    return eof ? 1 : 0;
+  }
   for (size_t v = 0; v < names.size(); ++v) {
     std::string value;
     if (v + 1 < names.size()) {

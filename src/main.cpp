@@ -55,6 +55,7 @@ constexpr const char* kUsage =
     "                         nohighlight, ...)\n"
     "  --dump-ast             with -n: print the syntax tree instead of running\n"
     "  --version              print the version and exit\n"
+    "  --posix                POSIX mode (also when run as sh, or set -o posix)\n"
     "  --help                 print this help and exit\n"
     "\n"
     "A profile that restricts [network] runs its programs in a network namespace whose\n"
@@ -138,6 +139,10 @@ Invocation parse_args(Shell& sh, int argc_in, char** argv_in) {
       (void)!::write(1, kUsage, std::strlen(kUsage));
       ::_exit(0);
     }
+    if (a == "--posix") {
+      sh.opt.posix = true;
+      continue;
+    }
     if (a == "--login") {
       inv.login = true;
       continue;
@@ -200,6 +205,8 @@ void init_variables(Shell& sh) {
   if (!sh.vars.get("PS2")) sh.vars.set("PS2", "> ");
   if (!sh.vars.get("PS4")) sh.vars.set("PS4", "+ ");
   sh.vars.set("OPTIND", "1");
+  // Lets scripts tell lash apart; BASH_VERSION stays unset so none takes lash for bash.
+  sh.vars.set("LASH_VERSION", LASH_VERSION);
   sh.vars.set("PPID", std::to_string(::getppid()));
   // PWD from the environment is kept only if it names the current directory.
   char buf[PATH_MAX];
@@ -253,6 +260,13 @@ int main(int argc, char** argv) {
   Shell sh;
   bool ps1_from_environment = ::getenv("PS1") != nullptr;
   init_variables(sh);
+  // Started as `sh` (or `-sh`): POSIX mode, as bash --posix.
+  if (argv[0]) {
+    std::string_view base = argv[0];
+    if (auto slash = base.rfind('/'); slash != std::string_view::npos) base.remove_prefix(slash + 1);
+    if (!base.empty() && base[0] == '-') base.remove_prefix(1);
+    if (base == "sh") sh.opt.posix = true;
+  }
   Invocation inv = parse_args(sh, argc, argv);
   if (argv[0] && argv[0][0] == '-') inv.login = true;
 

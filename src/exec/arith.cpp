@@ -22,7 +22,7 @@ struct ArithError {
 enum class Tok : unsigned char {
   end, number, ident, lparen, rparen,
   // binary operators (in the order of kPrec below)
-  mul, div, mod, add, sub, shl, shr, lt, le, gt, ge, eq, ne, band, bxor, bor, land, lor,
+  pow, mul, div, mod, add, sub, shl, shr, lt, le, gt, ge, eq, ne, band, bxor, bor, land, lor,
   // others
   bnot, lnot, question, colon, comma,
   assign, mul_a, div_a, mod_a, add_a, sub_a, shl_a, shr_a, and_a, xor_a, or_a,
@@ -32,6 +32,7 @@ enum class Tok : unsigned char {
 // Binary precedence, higher binds tighter; 0 = not a binary operator.
 constexpr int prec_of(Tok t) {
   switch (t) {
+    case Tok::pow: return 11;  // bash: right-associative, tighter than * /
     case Tok::mul: case Tok::div: case Tok::mod: return 10;
     case Tok::add: case Tok::sub: return 9;
     case Tok::shl: case Tok::shr: return 8;
@@ -128,7 +129,7 @@ bool value_to_int(std::string_view s, int64_t* result) {
 class Evaluator {
  public:
   Evaluator(std::string_view expr, ArithVars& vars)
-      : p_(expr.data()), end_(expr.data() + expr.size()), vars_(vars) {}
+      : p_(expr.data()), end_(expr.data() + expr.size()), vars_(vars), ext_(vars.extensions) {}
 
   int64_t run() {
     next();
@@ -155,6 +156,17 @@ class Evaluator {
     if (is_name_start(c)) {
       const char* s = p_;
       while (p_ < end_ && is_name_char(*p_)) ++p_;
+      if (ext_ && p_ < end_ && *p_ == '[') {
+        // An array element: the subscript is part of the name (ArithVars
+        // resolves it).
+        int depth = 0;
+        const char* q = p_;
+        for (; q < end_; ++q) {
+          if (*q == '[') ++depth;
+          if (*q == ']' && --depth == 0) break;
+        }
+        if (q < end_) p_ = q + 1;
+      }
       name_ = std::string_view(s, static_cast<size_t>(p_ - s));
       tok_ = Tok::ident;
       return;
@@ -169,7 +181,11 @@ class Evaluator {
       case '?': tok_ = Tok::question; break;
       case ':': tok_ = Tok::colon; break;
       case ',': tok_ = Tok::comma; break;
-      case '*': if (c1 == '=') { tok_ = Tok::mul_a; len = 2; } else tok_ = Tok::mul; break;
+      case '*':
+        if (c1 == '=') { tok_ = Tok::mul_a; len = 2; }
+        else if (c1 == '*' && ext_) { tok_ = Tok::pow; len = 2; }
+        else tok_ = Tok::mul;
+        break;
       case '/': if (c1 == '=') { tok_ = Tok::div_a; len = 2; } else tok_ = Tok::div; break;
       case '%': if (c1 == '=') { tok_ = Tok::mod_a; len = 2; } else tok_ = Tok::mod; break;
       case '+': if (c1 == '=') { tok_ = Tok::add_a; len = 2; } else tok_ = Tok::add; break;
@@ -220,6 +236,33 @@ class Evaluator {
         d = s + 1;
       }
     }
+    if (ext_ && p_ < end_ && *p_ == '#' && *s != '0') {
+      // base#digits (bash): base 2 to 64; digits 0-9 a-z A-Z @ _ (letters of
+      // either case for bases up to 36).
+      uint64_t b = 0;
+      for (const char* q = s; q < e; ++q) {
+        if (!is_digit(*q)) bad_number(s, e);
+        b = b * 10 + uint64_t(*q - '0');
+        if (b > 64) fail("invalid arithmetic base");
+      }
+      if (b < 2) fail("invalid arithmetic base");
+      ++p_;
+      const char* ds = p_;
+      uint64_t v = 0;
+      while (p_ < end_ && (is_name_char(*p_) || *p_ == '@')) {
+        char c = *p_;
+        uint64_t dv = is_digit(c) ? uint64_t(c - '0') : (c >= 'a' && c <= 'z') ? uint64_t(c - 'a' + 10)
+                    : (c >= 'A' && c <= 'Z') ? uint64_t(b <= 36 ? c - 'A' + 10 : c - 'A' + 36)
+                    : c == '@' ? 62 : 63;
+        if (dv >= b) fail("value too great for base");
+        v = v * b + dv;
+        ++p_;
+      }
+      if (p_ == ds) fail("invalid number");
+      num_ = static_cast<int64_t>(v);
+      tok_ = Tok::number;
+      return;
+    }
     uint64_t v = 0;
     bool overflow = false;
     if (parse_digits(d, e, base, false, &v, &overflow) != e) bad_number(s, e);
@@ -262,8 +305,16 @@ class Evaluator {
     const std::string* v = vars_.get(name);
     if (v == nullptr) return 0;
     int64_t r;
-    if (!value_to_int(*v, &r)) fail("Illegal number: " + *v);
-    return r;
+    if (value_to_int(*v, &r)) return r;
+    if (!ext_) fail("Illegal number: " + *v);
+    // bash: a value that is not a number is itself an expression (x=y+1).
+    if (vars_.depth >= 64) fail("expression recursion level exceeded");
+    ++vars_.depth;
+    std::string text = *v;  // the evaluation may change the variable
+    ArithResult sub = lash::exec::arith_eval(text, vars_);
+    --vars_.depth;
+    if (sub.error) fail(*sub.error);
+    return sub.value;
   }
 
   void set_var(std::string_view name, int64_t value) {
@@ -280,6 +331,16 @@ class Evaluator {
 
   int64_t apply(Tok op, int64_t a, int64_t b, bool noeval) {
     switch (op) {
+      case Tok::pow: {
+        if (b < 0) {
+          if (noeval) return 0;
+          fail("exponent less than 0");
+        }
+        uint64_t r = 1, base = u(a);
+        for (uint64_t e = u(b); e; e >>= 1, base *= base)
+          if (e & 1) r *= base;
+        return s(r);
+      }
       case Tok::mul: case Tok::mul_a: return s(u(a) * u(b));
       case Tok::add: case Tok::add_a: return s(u(a) + u(b));
       case Tok::sub: case Tok::sub_a: return s(u(a) - u(b));
@@ -378,7 +439,7 @@ class Evaluator {
         int64_t rhs = binary(prec + 1, noeval || lhs != 0);
         lhs = (lhs != 0 || rhs != 0) ? 1 : 0;
       } else {
-        int64_t rhs = binary(prec + 1, noeval);
+        int64_t rhs = binary(op == Tok::pow ? prec : prec + 1, noeval);
         lhs = apply(op, lhs, rhs, noeval);
       }
     }
@@ -474,6 +535,7 @@ class Evaluator {
   const char* p_;
   const char* end_;
   ArithVars& vars_;
+  bool ext_;
   Tok tok_ = Tok::end;
   const char* tstart_ = nullptr;
   std::string_view name_;

@@ -16,6 +16,9 @@ struct ArithVars {
   virtual const std::string* get(std::string_view name) = 0;
   // Returns false (and sets *error) if the variable is read-only.
   virtual bool set(std::string_view name, int64_t value, std::string* error) = 0;
+  // Bash's additions: ** , base#N, name[subscript] (then passed to get/set whole).
+  bool extensions = false;
+  int depth = 0;  // nesting of values evaluated as expressions
 };
 
 struct ArithResult {

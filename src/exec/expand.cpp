@@ -6,8 +6,11 @@
 #include <sys/stat.h>
 
 #include <cstring>
+#include <ctime>
+#include <unistd.h>
 
 #include "exec/arith.h"
+#include "exec/brace.h"
 #include "exec/pattern.h"
 #include "exec/session_view.h"
 #include "exec/shell.h"
@@ -33,7 +36,7 @@ bool needs_pattern_escape(char c) {
 // Collects expanded text into fields (or into one string / one pattern).
 class Builder {
  public:
-  enum class Mode { fields, string, pattern };
+  enum class Mode { fields, string, pattern, regex };
   Builder(Mode mode, const std::string* ifs, bool noglob) : mode_(mode), noglob_(noglob) {
     // Unset IFS behaves as " \t\n"; empty IFS splits nothing.
     if (!ifs) {
@@ -120,6 +123,17 @@ class Builder {
   enum class State { normal, after_ws, after_nonws };
 
   void append(std::string_view s, bool quoted) {
+    if (mode_ == Mode::regex) {
+      if (!quoted) {
+        cur_.text.append(s);
+        return;
+      }
+      for (char c : s) {
+        if (std::strchr("\\.*?+[]^$(){}|", c)) cur_.text.push_back('\\');
+        cur_.text.push_back(c);
+      }
+      return;
+    }
     if (mode_ == Mode::pattern) {
       if (!quoted) {
         cur_.text.append(s);
@@ -191,22 +205,68 @@ std::string home_of(Shell& sh, const std::string& user) {
   return pw->pw_dir;
 }
 
+  // bash's variables computed when read (unless the script set them): RANDOM,
+  // SRANDOM, SECONDS, EPOCHSECONDS, EPOCHREALTIME, BASHPID.
+bool dynamic_variable(const std::string& name, std::string& out) {
+    if (name.empty() || (name[0] != 'R' && name[0] != 'S' && name[0] != 'E' && name[0] != 'B')) return false;
+    struct timespec ts {};
+    if (name == "RANDOM") {
+      static uint32_t seed = uint32_t(::getpid()) * 2654435761u ^ uint32_t(::time(nullptr));
+      seed = seed * 1103515245u + 12345u;
+      out = std::to_string((seed >> 16) & 0x7fff);
+    } else if (name == "SRANDOM") {
+      uint32_t r = 0;
+      if (::getentropy(&r, sizeof r) != 0) r = uint32_t(::time(nullptr));
+      out = std::to_string(r);
+    } else if (name == "SECONDS") {
+      static const time_t start = ::time(nullptr);
+      out = std::to_string(::time(nullptr) - start);
+    } else if (name == "EPOCHSECONDS") {
+      out = std::to_string(::time(nullptr));
+    } else if (name == "EPOCHREALTIME") {
+      ::clock_gettime(CLOCK_REALTIME, &ts);
+      char buf[48];
+      std::snprintf(buf, sizeof buf, "%lld.%06ld", static_cast<long long>(ts.tv_sec), ts.tv_nsec / 1000);
+      out = buf;
+    } else if (name == "BASHPID") {
+      out = std::to_string(::getpid());
+    } else {
+      return false;
+    }
+    return true;
+  }
+
+
 struct ArithShellVars : ArithVars {
   Shell& sh;
   std::string lineno;
-  explicit ArithShellVars(Shell& s) : sh(s) {}
+  explicit ArithShellVars(Shell& s) : sh(s) { extensions = !s.opt.posix; }
   const std::string* get(std::string_view name) override {
+    if (name.back() == ']') {
+      size_t lb = name.find('[');
+      std::string sub(name.substr(lb + 1, name.size() - lb - 2));
+      return sh.element(name.substr(0, lb), sub);
+    }
     const std::string* v = sh.vars.get(name);  // as dash: set -u does not apply inside $(( ))
     if (!v && name == "LINENO") {
       lineno = std::to_string(sh.line);
       return &lineno;
     }
+    if (!v && !sh.opt.posix && dynamic_variable(std::string(name), lineno)) return &lineno;
     return v;
   }
   bool set(std::string_view name, int64_t value, std::string* error) override {
     if (sh.dry) {  // the dry run changes nothing, but says what would change
       if (sh.dry_assign) sh.dry_assign(std::string(name));
       return true;
+    }
+    if (name.back() == ']') {
+      size_t lb = name.find('[');
+      std::string sub(name.substr(lb + 1, name.size() - lb - 2));
+      if (sh.set_element(name.substr(0, lb), sub, std::to_string(value))) return true;
+      if (sh.vars.last_refused) throw Refused{};
+      *error = std::string(name.substr(0, lb)) + ": is read only";
+      return false;
     }
     if (!sh.vars.set(name, std::to_string(value))) {
       if (sh.vars.last_refused) throw Refused{};
@@ -223,6 +283,12 @@ class Expander {
 
   void parts(const std::vector<ast::WordPart>& ps, bool quoted) {
     for (const auto& p : ps) part(p, quoted);
+  }
+  void segments(const BraceWord& w) {
+    for (const auto& s : w) {
+      if (s.part) part(*s.part, false);
+      else b_.literal(s.text, false);
+    }
   }
 
   // The word of ${x:-word} etc.: its unquoted text is part of the expansion's
@@ -250,7 +316,7 @@ class Expander {
         bool only_at = !dq.parts.empty();
         for (auto& inner : dq.parts) {
           auto* prm = std::get_if<ast::Parameter>(&inner.v);
-          if (!prm || prm->name != "@" || prm->op != ast::ParamOp::plain) only_at = false;
+          if (!prm || !all_at(*prm)) only_at = false;
         }
         // "" is an empty field; "$@" with no parameters is no field at all.
         if (!only_at) b_.mark_started();
@@ -298,6 +364,17 @@ class Expander {
     }
   }
 
+  // "$@", "${a[@]}" and their operator forms: with no elements, no field at all.
+  static bool all_at(const ast::Parameter& prm) {
+    if (prm.op == ast::ParamOp::length || prm.indirect) return false;
+    if (prm.index) {
+      const auto& ps = prm.index->parts;
+      auto* l = ps.size() == 1 ? std::get_if<ast::Literal>(&ps[0].v) : nullptr;
+      return l && l->text == "@" && prm.op != ast::ParamOp::keys;
+    }
+    return prm.name == "@" && (prm.op == ast::ParamOp::plain || prm.op >= ast::ParamOp::substring);
+  }
+
   // Value lookup for any parameter name. Returns false when unset.
   bool lookup(const std::string& name, std::string& out) {
     char c = name[0];
@@ -339,25 +416,29 @@ class Expander {
         out = std::to_string(sh_.line);
         return true;
       }
+      if (!sh_.opt.posix && dynamic_variable(name, out)) return true;
       return false;
     }
     out = *v;
     return true;
   }
 
-  std::string join_star() {
+  std::string join_star() { return join_star(sh_.params); }
+  std::string join_star(const std::vector<std::string>& ps) {
     const std::string* ifs = sh_.vars.get("IFS");
     std::string sep = !ifs ? " " : (ifs->empty() ? "" : std::string(1, (*ifs)[0]));
     std::string out;
-    for (size_t i = 0; i < sh_.params.size(); ++i) {
+    for (size_t i = 0; i < ps.size(); ++i) {
       if (i) out += sep;
-      out += sh_.params[i];
+      out += ps[i];
     }
     return out;
   }
 
-  void emit_all_params(bool quoted, bool star) {
-    auto& ps = sh_.params;
+  void emit_all_params(bool quoted, bool star) { emit_list(sh_.params, quoted, star); }
+
+  void emit_list(const std::vector<std::string>& ps, bool quoted, bool star) {
+    auto join_star = [&] { return this->join_star(ps); };
     if (quoted && star) {
       b_.literal(join_star(), true);
       return;
@@ -425,6 +506,10 @@ class Expander {
         b_.expansion(set ? value : std::string(), quoted);
         return;
       }
+    }
+    if (prm.index || prm.indirect || prm.op >= Op::substring) {
+      extended(prm, quoted);
+      return;
     }
     if (prm.op == ast::ParamOp::plain && special_all) {
       emit_all_params(quoted, prm.name == "*");
@@ -500,6 +585,307 @@ class Expander {
     }
   }
 
+  // ---- bash's parameter forms ------------------------------------------------------
+
+  // The value(s) PRM names: a list for name[@] / name[*] / @ / *, else one value.
+  struct Target {
+    std::string name;          // the variable (after ${!indirection})
+    bool list = false;         // [@] [*] @ *
+    bool star = false;
+    std::vector<std::string> values;
+    bool set = false;
+  };
+
+  Target resolve(const ast::Parameter& prm) {
+    Target t;
+    t.name = prm.name;
+    std::string sub;
+    bool has_sub = false;
+    if (prm.index) {
+      sub = sh_.expand_string(*prm.index);
+      has_sub = true;
+    }
+    if (prm.indirect) {
+      std::string target;
+      bool ok;
+      if (has_sub) {
+        if (sub == "@" || sub == "*") {
+          std::vector<std::string> vs = sh_.element_values(prm.name);
+          ok = !vs.empty();
+          target = join_star(vs);
+        } else {
+          const std::string* v = sh_.element(prm.name, sub);
+          ok = v != nullptr;
+          if (v) target = *v;
+        }
+        has_sub = false;
+      } else {
+        ok = lookup(prm.name, target);
+      }
+      if (!ok) {
+        if (sh_.opt.nounset) throw FatalError{prm.name + ": parameter not set", 1};
+        t.set = false;
+        return t;
+      }
+      size_t lb = target.find('[');
+      if (lb != std::string::npos && target.back() == ']') {
+        sub = target.substr(lb + 1, target.size() - lb - 2);
+        target.resize(lb);
+        has_sub = true;
+      }
+      if (!valid_parameter_name(target)) throw FatalError{target + ": invalid indirect expansion", 1};
+      t.name = target;
+    }
+    if (t.name == "@" || t.name == "*") {
+      t.list = true;
+      t.star = t.name == "*";
+      t.values = sh_.params;
+      t.set = !t.values.empty();
+      return t;
+    }
+    if (has_sub) {
+      if (sub == "@" || sub == "*") {
+        t.list = true;
+        t.star = sub == "*";
+        t.values = sh_.element_values(t.name);
+        t.set = !t.values.empty();
+        return t;
+      }
+      if (const std::string* v = sh_.element(t.name, sub)) {
+        t.values.push_back(*v);
+        t.set = true;
+      } else {
+        t.values.emplace_back();
+      }
+      return t;
+    }
+    std::string v;
+    t.set = lookup(t.name, v);
+    t.values.push_back(std::move(v));
+    return t;
+  }
+
+  void emit_target(const Target& t, bool quoted) {
+    if (t.list) emit_list(t.values, quoted, t.star);
+    else b_.expansion(t.values.empty() ? std::string() : t.values[0], quoted);
+  }
+
+  static size_t utf8_len(std::string_view s) {
+    size_t n = 0;
+    for (unsigned char c : s) n += (c & 0xC0) != 0x80;
+    return n;
+  }
+
+  std::string transform(const ast::Parameter& prm, std::string v) {
+    using Op = ast::ParamOp;
+    switch (prm.op) {
+      case Op::remove_small_suffix:
+      case Op::remove_large_suffix:
+      case Op::remove_small_prefix:
+      case Op::remove_large_prefix: {
+        std::string pat = prm.arg ? sh_.expand_pattern(*prm.arg) : std::string();
+        TrimKind k = prm.op == Op::remove_small_suffix   ? TrimKind::small_suffix
+                     : prm.op == Op::remove_large_suffix ? TrimKind::large_suffix
+                     : prm.op == Op::remove_small_prefix ? TrimKind::small_prefix
+                                                         : TrimKind::large_prefix;
+        return pattern_trim(v, pat, k);
+      }
+      case Op::replace_first:
+      case Op::replace_all:
+      case Op::replace_prefix:
+      case Op::replace_suffix: {
+        std::string pat = prm.arg ? sh_.expand_pattern(*prm.arg) : std::string();
+        std::string rep = prm.arg2 ? sh_.expand_string(*prm.arg2) : std::string();
+        return replace(v, pat, rep, prm.op);
+      }
+      case Op::upper_first:
+      case Op::upper_all:
+      case Op::lower_first:
+      case Op::lower_all: {
+        std::string pat = prm.arg ? sh_.expand_pattern(*prm.arg) : std::string();
+        bool upper = prm.op == Op::upper_first || prm.op == Op::upper_all;
+        bool all = prm.op == Op::upper_all || prm.op == Op::lower_all;
+        for (size_t i = 0; i < v.size(); ++i) {
+          char c = v[i];
+          if (pat.empty() || pattern_match(pat, std::string_view(&v[i], 1))) {
+            if (upper && c >= 'a' && c <= 'z') v[i] = char(c - 32);
+            if (!upper && c >= 'A' && c <= 'Z') v[i] = char(c + 32);
+          }
+          if (!all) break;
+        }
+        return v;
+      }
+      default: return v;
+    }
+  }
+
+  static std::string replace(const std::string& v, const std::string& pat, const std::string& rep, ast::ParamOp op) {
+    using Op = ast::ParamOp;
+    if (op == Op::replace_prefix) {
+      for (size_t j = v.size() + 1; j-- > 0;)
+        if (pattern_match(pat, std::string_view(v).substr(0, j))) return rep + v.substr(j);
+      return v;
+    }
+    if (op == Op::replace_suffix) {
+      for (size_t i = 0; i <= v.size(); ++i)
+        if (pattern_match(pat, std::string_view(v).substr(i))) return v.substr(0, i) + rep;
+      return v;
+    }
+    if (pat.empty()) return v;
+    if (v.empty()) return pattern_match(pat, "") ? rep : v;
+    std::string out;
+    size_t i = 0;
+    bool done = false;
+    while (i < v.size()) {
+      size_t found = std::string::npos;
+      if (!done)
+        for (size_t j = v.size(); j > i; --j)
+          if (pattern_match(pat, std::string_view(v).substr(i, j - i))) {
+            found = j;
+            break;
+          }
+      if (found == std::string::npos) {
+        out.push_back(v[i++]);
+        continue;
+      }
+      out += rep;
+      i = found;
+      if (op == Op::replace_first) done = true;
+    }
+    return out;
+  }
+
+  void extended(const ast::Parameter& prm, bool quoted) {
+    using Op = ast::ParamOp;
+    if (prm.op == Op::names_prefix) {
+      std::vector<std::string> names;
+      for (auto& n : sh_.vars.names())
+        if (n.compare(0, prm.name.size(), prm.name) == 0) {
+          const Var* v = sh_.vars.find(n);
+          if (v && (v->is_set() || v->arr)) names.push_back(n);
+        }
+      emit_list(names, quoted, prm.star);
+      return;
+    }
+    if (prm.op == Op::keys) {
+      std::string sub = sh_.expand_string(*prm.index);
+      emit_list(sh_.element_keys(prm.name), quoted, sub == "*");
+      return;
+    }
+    Target t = resolve(prm);
+    switch (prm.op) {
+      case Op::plain:
+        if (!t.set && sh_.opt.nounset && !t.list) unset_error(prm);
+        emit_target(t, quoted);
+        return;
+      case Op::length:
+        if (t.list) {
+          b_.expansion(std::to_string(t.values.size()), quoted);
+        } else {
+          if (!t.set && sh_.opt.nounset) unset_error(prm);
+          b_.expansion(std::to_string(utf8_len(t.values[0])), quoted);
+        }
+        return;
+      case Op::use_default:
+      case Op::use_alternate:
+      case Op::assign_default:
+      case Op::error_if_unset: {
+        bool present = t.set && !(prm.colon && (t.list ? join_star(t.values).empty() : t.values[0].empty()));
+        if (prm.op == Op::use_default) {
+          if (present) emit_target(t, quoted);
+          else if (prm.arg) arg_parts(prm.arg->parts, quoted);
+        } else if (prm.op == Op::use_alternate) {
+          if (present && prm.arg) arg_parts(prm.arg->parts, quoted);
+        } else if (prm.op == Op::error_if_unset) {
+          if (!present) {
+            std::string msg = prm.arg ? sh_.expand_string(*prm.arg) : std::string();
+            if (msg.empty()) msg = t.set ? "parameter null" : "parameter not set";
+            throw FatalError{t.name + ": " + msg, 1};
+          }
+          emit_target(t, quoted);
+        } else {
+          if (!present) {
+            std::string nv = prm.arg ? sh_.expand_string(*prm.arg) : std::string();
+            std::string sub = prm.index ? sh_.expand_string(*prm.index) : std::string();
+            bool ok = prm.index && !t.list ? sh_.set_element(t.name, sub, nv) : sh_.vars.set(t.name, nv);
+            if (!ok) {
+              if (sh_.vars.last_refused) throw Refused{};
+              throw FatalError{t.name + ": is read only", 2};
+            }
+            b_.expansion(nv, quoted);
+          } else {
+            emit_target(t, quoted);
+          }
+        }
+        return;
+      }
+      case Op::substring: {
+        std::string off_text = prm.arg ? sh_.expand_string(*prm.arg) : std::string();
+        int64_t off = sh_.arith_value(off_text);
+        bool has_len = prm.arg2 != nullptr;
+        int64_t len = has_len ? sh_.arith_value(sh_.expand_string(*prm.arg2)) : 0;
+        const ArrayValue* arr = t.list ? sh_.vars.array(t.name) : nullptr;
+        if (arr && !arr->assoc && t.name != "@" && t.name != "*") {
+          // Indexed arrays slice by index: the elements from index OFF on.
+          int64_t top = arr->idx.empty() ? 0 : arr->idx.rbegin()->first + 1;
+          if (off < 0) off += top;
+          if (has_len && len < 0) throw FatalError{off_text + ": substring expression < 0", 1};
+          std::vector<std::string> out;
+          if (off >= 0)
+            for (auto it = arr->idx.lower_bound(off); it != arr->idx.end(); ++it) {
+              if (has_len && int64_t(out.size()) >= len) break;
+              out.push_back(it->second);
+            }
+          emit_list(out, quoted, t.star);
+          return;
+        }
+        if (t.list) {
+          std::vector<std::string> vs = t.values;
+          if (t.name == "@" || t.name == "*") vs.insert(vs.begin(), sh_.arg0);  // ${@:0} is $0
+          int64_t n = int64_t(vs.size());
+          if (off < 0) off += n;
+          if (off < 0 || off > n) off = n;
+          if (has_len && len < 0) throw FatalError{off_text + ": substring expression < 0", 1};
+          int64_t end = has_len ? std::min(n, off + len) : n;
+          std::vector<std::string> out(vs.begin() + off, vs.begin() + std::max(off, end));
+          emit_list(out, quoted, t.star);
+          return;
+        }
+        if (!t.set && sh_.opt.nounset) unset_error(prm);
+        const std::string& v = t.values[0];
+        int64_t n = int64_t(v.size());
+        if (off < 0) off += n;
+        if (off < 0 || off > n) {
+          b_.expansion(std::string(), quoted);
+          return;
+        }
+        int64_t end = n;
+        if (has_len) {
+          end = len < 0 ? n + len : off + len;
+          if (end < off) {
+            if (len < 0) throw FatalError{std::to_string(len) + ": substring expression < 0", 1};
+            end = off;
+          }
+          end = std::min(end, n);
+        }
+        b_.expansion(v.substr(size_t(off), size_t(end - off)), quoted);
+        return;
+      }
+      default: {
+        if (!t.set && sh_.opt.nounset && !t.list) unset_error(prm);
+        if (t.list) {
+          std::vector<std::string> out;
+          out.reserve(t.values.size());
+          for (auto& v : t.values) out.push_back(transform(prm, v));
+          emit_list(out, quoted, t.star);
+        } else {
+          b_.expansion(transform(prm, t.values[0]), quoted);
+        }
+        return;
+      }
+    }
+  }
+
   static bool is_assignable(const std::string& name) {
     if (name.empty() || (name[0] >= '0' && name[0] <= '9')) return false;
     for (char c : name)
@@ -547,6 +933,10 @@ void Shell::expand_words(const std::vector<ast::Word>& words, std::vector<std::s
   bool have_ifs = false;
   bool declaration = !words.empty() && is_declaration_utility(words[0]);
   for (const auto& w : words) {
+    if (w.compound) {
+      out.push_back(compound_arg(*w.compound));
+      continue;
+    }
     if (declaration && &w != &words[0] && looks_like_assignment(w)) {
       out.push_back(expand_string(w));
       continue;
@@ -556,6 +946,7 @@ void Shell::expand_words(const std::vector<ast::Word>& words, std::vector<std::s
       if (!l->quoted && !opt.noglob)
         for (char c : l->text)
           if (is_glob_char(c)) glob = true;
+      if (!l->quoted && !opt.posix && l->text.find('{') != std::string::npos) glob = true;  // braces
       if (!glob) {
         out.push_back(l->text);
         continue;
@@ -565,10 +956,29 @@ void Shell::expand_words(const std::vector<ast::Word>& words, std::vector<std::s
       ifs = vars.get("IFS");
       have_ifs = true;
     }
+    if (!opt.posix && may_brace_expand(w)) {
+      for (const BraceWord& bw : brace_expand(w)) {
+        Builder b(Builder::Mode::fields, ifs, opt.noglob);
+        Expander e(*this, b);
+        e.segments(bw);
+        b.end_word();
+        glob_fields(&b, out);
+        ifs = vars.get("IFS");
+      }
+      continue;
+    }
     Builder b(Builder::Mode::fields, ifs, opt.noglob);
     Expander e(*this, b);
     e.parts(w.parts, false);
     b.end_word();
+    glob_fields(&b, out);
+    ifs = vars.get("IFS");  // an expansion may have assigned IFS
+  }
+}
+
+void Shell::glob_fields(void* builder, std::vector<std::string>& out) {
+  Builder& b = *static_cast<Builder*>(builder);
+  {
     for (auto& f : b.fields()) {
       if (f.glob) {
         // Names not read from a listing are checked as the session sees them too.
@@ -583,8 +993,30 @@ void Shell::expand_words(const std::vector<ast::Word>& words, std::vector<std::s
       }
       out.push_back(std::move(f.text));
     }
-    ifs = vars.get("IFS");  // an expansion may have assigned IFS
   }
+}
+
+void Shell::expand_word(const ast::Word& w, std::vector<std::string>& out) {
+  // One word alone (an array element): field-split and globbed.
+  if (w.compound) {
+    out.push_back(compound_arg(*w.compound));
+    return;
+  }
+  if (!opt.posix && may_brace_expand(w)) {
+    for (const BraceWord& bw : brace_expand(w)) {
+      Builder b(Builder::Mode::fields, vars.get("IFS"), opt.noglob);
+      Expander e(*this, b);
+      e.segments(bw);
+      b.end_word();
+      glob_fields(&b, out);
+    }
+    return;
+  }
+  Builder b(Builder::Mode::fields, vars.get("IFS"), opt.noglob);
+  Expander e(*this, b);
+  e.parts(w.parts, false);
+  b.end_word();
+  glob_fields(&b, out);
 }
 
 std::string Shell::expand_string(const ast::Word& w) {
@@ -600,6 +1032,24 @@ std::string Shell::expand_pattern(const ast::Word& w) {
   Expander e(*this, b);
   e.parts(w.parts, false);
   return b.take_string();
+}
+
+std::string Shell::expand_regex(const ast::Word& w) {
+  Builder b(Builder::Mode::regex, nullptr, true);
+  Expander e(*this, b);
+  e.parts(w.parts, false);
+  return b.take_string();
+}
+
+int64_t Shell::arith_value(std::string_view expr) {
+  ArithShellVars av(*this);
+  ArithResult r = arith_eval(expr, av);
+  if (dry) {
+    dry_dynamic = true;
+    return r.error ? 0 : r.value;
+  }
+  if (r.error) throw FatalError{"arithmetic expression: " + *r.error + ": \"" + std::string(expr) + "\"", 2};
+  return r.value;
 }
 
 std::string Shell::expand_heredoc(const ast::Redirect& r) {

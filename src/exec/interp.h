@@ -23,6 +23,9 @@ struct Interp {
   static int run_for(Shell& sh, const ast::ForClause& n);
   static int run_case(Shell& sh, const ast::CaseClause& n, bool tail);
   static int run_subshell(Shell& sh, const ast::Subshell& n);
+  static int run_arith(Shell& sh, const ast::ArithCommand& n);
+  static int run_arith_for(Shell& sh, const ast::ArithFor& n);
+  static int run_cond(Shell& sh, const ast::CondCommand& n);
   static int run_background(Shell& sh, const ast::AndOr& ao);
   static int run_pipeline(Shell& sh, const ast::Pipeline& p);
 };

@@ -28,7 +28,7 @@ bool is_compound_for_errexit(const ast::Command& c) {
   // checked against `set -e` where it applies.
   return std::holds_alternative<ast::BraceGroup>(c.v) || std::holds_alternative<ast::IfClause>(c.v) ||
          std::holds_alternative<ast::LoopClause>(c.v) || std::holds_alternative<ast::ForClause>(c.v) ||
-         std::holds_alternative<ast::CaseClause>(c.v);
+         std::holds_alternative<ast::CaseClause>(c.v) || std::holds_alternative<ast::ArithFor>(c.v);
 }
 
 }  // namespace
@@ -166,6 +166,12 @@ int Shell::eval_command(const ast::Command& c, bool tail) {
           st = Interp::run_for(*this, node);
         } else if constexpr (std::is_same_v<T, ast::CaseClause>) {
           st = Interp::run_case(*this, node, tail);
+        } else if constexpr (std::is_same_v<T, ast::ArithCommand>) {
+          st = Interp::run_arith(*this, node);
+        } else if constexpr (std::is_same_v<T, ast::ArithFor>) {
+          st = Interp::run_arith_for(*this, node);
+        } else if constexpr (std::is_same_v<T, ast::CondCommand>) {
+          st = Interp::run_cond(*this, node);
         }
       },
       c.v);
@@ -196,7 +202,7 @@ int Interp::run_if(Shell& sh, const ast::IfClause& n, bool tail) {
 }
 
 // Handles break/continue after one loop body: true when the loop must stop.
-static bool loop_control(Shell& sh) {
+bool loop_control(Shell& sh) {
   if (sh.ctl == Ctl::brk) {
     if (--sh.ctl_count <= 0) sh.ctl = Ctl::none;
     return true;

@@ -19,6 +19,7 @@ constexpr OptionInfo kOptions[] = {
     {"nolog", 0, nullptr},
     {"debug", 0, nullptr},                 {"pipefail", 0, &Options::pipefail},
     {"nohighlight", 0, &Options::nohighlight},
+    {"posix", 0, &Options::posix},
 };
 
 void apply(Shell& sh, const OptionInfo& o, bool on) {
@@ -47,6 +48,12 @@ bool set_long_option(Shell& sh, std::string_view name, bool on) {
       return true;
     }
   return false;
+}
+
+std::optional<bool> option_state(const Shell& sh, std::string_view name) {
+  for (const auto& o : kOptions)
+    if (o.name == name) return o.field && sh.opt.*o.field;
+  return std::nullopt;
 }
 
 std::string list_options(const Shell& sh, bool as_commands) {

@@ -28,7 +28,8 @@ policy::RedirectMode mode_of(const PlannedRedirect& r) {
   using M = policy::RedirectMode;
   switch (r.op) {
     case ast::RedirOp::in: return M::read;
-    case ast::RedirOp::append: return M::append;
+    case ast::RedirOp::append:
+    case ast::RedirOp::append_err: return M::append;
     case ast::RedirOp::clobber: return M::clobber;
     case ast::RedirOp::read_write: return M::read_write;
     case ast::RedirOp::out_err: return M::write_both;

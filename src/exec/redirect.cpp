@@ -39,7 +39,8 @@ int default_fd(ast::RedirOp op) {
     case ast::RedirOp::read_write:
     case ast::RedirOp::dup_in:
     case ast::RedirOp::heredoc:
-    case ast::RedirOp::heredoc_strip: return 0;
+    case ast::RedirOp::heredoc_strip:
+    case ast::RedirOp::herestring: return 0;
     default: return 1;
   }
 }
@@ -81,6 +82,10 @@ bool plan_redirects(Shell& sh, const std::vector<ast::Redirect>& rs, std::vector
       case ast::RedirOp::heredoc_strip:
         p.kind = PlannedRedirect::Kind::heredoc;
         p.text = sh.expand_heredoc(r);
+        break;
+      case ast::RedirOp::herestring:
+        p.kind = PlannedRedirect::Kind::heredoc;
+        p.text = sh.expand_string(r.target) + "\n";
         break;
       case ast::RedirOp::dup_in:
       case ast::RedirOp::dup_out: {
@@ -132,7 +137,7 @@ bool plan_redirects(Shell& sh, const std::vector<ast::Redirect>& rs, std::vector
           // as a dup, never opened by path.
           p.kind = PlannedRedirect::Kind::dup;
           p.from = n;
-          if (r.op == ast::RedirOp::out_err) {
+          if (r.op == ast::RedirOp::out_err || r.op == ast::RedirOp::append_err) {
             PlannedRedirect first = p;
             first.fd = 1;
             out.push_back(std::move(first));
@@ -148,6 +153,10 @@ bool plan_redirects(Shell& sh, const std::vector<ast::Redirect>& rs, std::vector
           case ast::RedirOp::read_write: p.flags = O_RDWR | O_CREAT; break;
           case ast::RedirOp::out_err:
             p.flags = O_WRONLY | O_CREAT | O_TRUNC;
+            p.both = true;
+            break;
+          case ast::RedirOp::append_err:
+            p.flags = O_WRONLY | O_CREAT | O_APPEND;
             p.both = true;
             break;
           default: break;

@@ -49,6 +49,14 @@ void Shell::error(std::string_view msg) {
 }
 
 bool Shell::assign(std::string_view name, std::string value) {
+  if (const Var* v = vars.find(name); v && (v->flags & (Var::integer | Var::lower | Var::upper))) {
+    // declare -i / -l / -u (bash): the value is evaluated or re-cased first.
+    if (v->flags & Var::integer) value = std::to_string(arith_value(value));
+    for (auto& c : value) {
+      if (v->flags & Var::lower) c = char(std::tolower(static_cast<unsigned char>(c)));
+      if (v->flags & Var::upper) c = char(std::toupper(static_cast<unsigned char>(c)));
+    }
+  }
   if (vars.set(name, std::move(value))) return true;
   if (!vars.last_refused) error(std::string(name) + ": is read only");  // a refusal printed its own lines
   return false;
@@ -110,6 +118,7 @@ void Shell::child_exit(int st) {
 int Shell::run_text(std::string_view text, const std::string& filename, uint32_t first_line) {
   syntax::ParseOptions po;
   po.max_stack_bytes = std::min(po.max_stack_bytes, stack_bytes_left());
+  po.extensions = !opt.posix;
   po.filename = filename;
   po.text_is_complete = true;  // the whole script or string: its end is the real end
   po.first_line = first_line;
@@ -169,6 +178,7 @@ int Shell::eval_string(std::string_view text, const std::string& filename) {
   // Parse the whole text first: a syntax error in eval runs nothing (as dash).
   syntax::ParseOptions po;
   po.max_stack_bytes = std::min(po.max_stack_bytes, stack_bytes_left());
+  po.extensions = !opt.posix;
   po.filename = filename;
   po.first_line = line ? line : 1;
   po.alias = [this](std::string_view name) -> const std::string* {
@@ -241,6 +251,7 @@ int Shell::run_fd(int fd, const std::string& filename) {
   };
   syntax::ParseOptions po;
   po.max_stack_bytes = std::min(po.max_stack_bytes, stack_bytes_left());
+  po.extensions = !opt.posix;
   po.filename = filename;
   po.alias = [this](std::string_view name) -> const std::string* {
     auto it = aliases.find(name);

@@ -38,6 +38,10 @@ struct Options {
   bool noclobber = false;  // -C
   bool allexport = false;  // -a
   bool pipefail = false;   // -o pipefail
+  // -o posix (also when started as `sh` or with --posix): bash's extensions that
+  // change what a POSIX script means are off ([[ is a command name, {a,b} is literal,
+  // a=( is a syntax error). See docs/usage.md "Modes".
+  bool posix = false;
   bool interactive = false;
   bool monitor = false;    // -m (job control; interactive use, later)
   bool stdin_cmds = false; // -s
@@ -141,10 +145,44 @@ class Shell {
 
   // ---- expansion (expand.cpp) -------------------------------------------------
   void expand_words(const std::vector<ast::Word>& words, std::vector<std::string>& out);
+  void expand_word(const ast::Word& w, std::vector<std::string>& out);  // fields, globbed
+  // Pathname expansion of the fields an expand.cpp Builder collected.
+  void glob_fields(void* builder, std::vector<std::string>& out);
   std::string expand_string(const ast::Word& w);   // no field splitting, no globbing
   std::string expand_pattern(const ast::Word& w);  // quoted characters escaped
   std::string expand_heredoc(const ast::Redirect& r);
   std::string command_substitution(const ast::List& body);
+  // Evaluates arithmetic text ((( )), let, [[ -eq ]], subscripts); an error is a
+  // FatalError with the message dash/bash print.
+  int64_t arith_value(std::string_view expr);
+  // A [[ ]] =~ right side: quoted parts match themselves.
+  std::string expand_regex(const ast::Word& w);
+
+  // ---- arrays and bash's assignment forms (arrays.cpp) ---------------------------
+  // Replaces NAME with an indexed array of VALUES (BASH_REMATCH, read -a, mapfile).
+  bool set_array(const std::string& name, std::vector<std::string> values);
+  // NAME or NAME[SUB] is set ([[ -v ]]).
+  bool var_is_set(std::string_view name);
+  // Makes an assignment word (name[sub]=v, name+=v, name=(...), or plain).
+  // Throws Refused or FatalError as a failed assignment does.
+  void assign_ast(const ast::Assignment& a);
+  // A declaration utility's `name=(...)` argument, expanded: "name=" or "name+=",
+  // kCompoundMark, then the elements (see arrays.cpp).
+  std::string compound_arg(const ast::Assignment& a);
+  // Applies such an argument's elements to NAME (ASSOC for a new array).
+  bool assign_compound_payload(const std::string& name, bool append, std::string_view payload, bool assoc);
+  // An element by an expanded subscript; null when unset.
+  const std::string* element(std::string_view name, const std::string& sub);
+  // Sets (or with APPEND appends to) an element. False when read-only/refused.
+  bool set_element(std::string_view name, const std::string& sub, std::string value, bool append = false);
+  bool unset_element(std::string_view name, const std::string& sub);
+  // The index of an indexed array's element from subscript text (arithmetic;
+  // negative counts from the end).
+  int64_t array_index(std::string_view name, const std::string& sub);
+  // The values of all elements ("${a[@]}"); a scalar is one element.
+  std::vector<std::string> element_values(std::string_view name);
+  std::vector<std::string> element_keys(std::string_view name);
+  static constexpr char kCompoundMark = '\x1e';
 
   // ---- state ----------------------------------------------------------------------
   Vars vars;

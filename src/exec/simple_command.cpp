@@ -548,6 +548,10 @@ int Interp::run_simple(Shell& sh, const ast::SimpleCommand& sc, bool tail) {
         }
       if (p.deferred_assigns) {
         for (const auto& a : *p.deferred_assigns) {
+          if (a.subscript || a.append || a.compound) {
+            sh.assign_ast(a);  // bash's forms: name[i]=v, name+=v, name=(...)
+            continue;
+          }
           std::string v = sh.expand_string(a.value);
           if (sh.opt.xtrace) write_all(2, (sh.vars.get("PS4") ? *sh.vars.get("PS4") : std::string("+ ")) + a.name + "=" + str::shell_quote(v) + "\n");
           if (!sh.assign(a.name, std::move(v))) {

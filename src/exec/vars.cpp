@@ -31,11 +31,62 @@ bool Vars::set(std::string_view name, std::string value, bool export_it) {
   Var& v = it->second;
   if (v.flags & Var::readonly) return false;
   bool before = v.flags & Var::exported;
+  if (v.arr) {  // $a is ${a[0]}
+    if (v.arr.use_count() > 1) v.arr = std::make_shared<ArrayValue>(*v.arr);
+    if (v.arr->assoc) v.arr->keys["0"] = value;
+    else v.arr->idx[0] = value;
+  }
   v.value = std::move(value);
   v.flags |= Var::set;
   if (export_it || allexport) v.flags |= Var::exported;
   touched(name, before, v.flags & Var::exported);
   return true;
+}
+
+ArrayValue* Vars::array_for_write(std::string_view name, bool assoc) {
+  last_refused = false;
+  auto it = map_.find(name);
+  if (it != map_.end() && (it->second.flags & Var::readonly)) return nullptr;
+  if (env_guard && it != map_.end() && (it->second.flags & Var::exported) && !env_guard(name, EnvOp::set)) {
+    last_refused = true;
+    return nullptr;
+  }
+  if (it == map_.end()) it = map_.emplace(std::string(name), Var{}).first;
+  Var& v = it->second;
+  if (!v.arr) {
+    v.arr = std::make_shared<ArrayValue>();
+    v.arr->assoc = assoc;
+    if (v.is_set()) {
+      if (assoc) v.arr->keys.emplace("0", v.value);
+      else v.arr->idx.emplace(0, v.value);
+    }
+  } else if (v.arr.use_count() > 1) {
+    v.arr = std::make_shared<ArrayValue>(*v.arr);  // a saved `local` copy keeps the old one
+  }
+  return v.arr.get();
+}
+
+void Vars::array_changed(std::string_view name) {
+  auto it = map_.find(name);
+  if (it == map_.end() || !it->second.arr) return;
+  Var& v = it->second;
+  const ArrayValue& a = *v.arr;
+  const std::string* zero = nullptr;
+  if (a.assoc) {
+    auto k = a.keys.find("0");
+    if (k != a.keys.end()) zero = &k->second;
+  } else {
+    auto k = a.idx.find(0);
+    if (k != a.idx.end()) zero = &k->second;
+  }
+  if (zero) {
+    v.value = *zero;
+    v.flags |= Var::set;
+  } else {
+    v.value.clear();
+    v.flags &= uint8_t(~Var::set);
+  }
+  if (v.flags & Var::exported) env_dirty_ = true;
 }
 
 bool Vars::unset(std::string_view name) {
@@ -52,6 +103,7 @@ bool Vars::unset(std::string_view name) {
     // Keep the entry so a local scope can still restore it; just mark it unset.
     it->second.value.clear();
     it->second.flags = 0;
+    it->second.arr.reset();
   } else {
     map_.erase(it);
   }
@@ -155,7 +207,7 @@ const std::vector<std::string>& Vars::environment() {
   if (!env_dirty_) return env_cache_;
   env_cache_.clear();
   for (auto& [name, v] : map_)
-    if ((v.flags & Var::exported) && v.is_set()) env_cache_.push_back(name + "=" + v.value);
+    if ((v.flags & Var::exported) && v.is_set() && !v.arr) env_cache_.push_back(name + "=" + v.value);
   std::sort(env_cache_.begin(), env_cache_.end());
   env_dirty_ = false;
   return env_cache_;

@@ -3,6 +3,8 @@
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <map>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -21,10 +23,22 @@ struct StringEq {
 template <typename V>
 using StringMap = std::unordered_map<std::string, V, StringHash, StringEq>;
 
+// The elements of an indexed or associative array (bash). Shared between a
+// variable and the copies `local` saves, copied before a change (copy on write).
+struct ArrayValue {
+  bool assoc = false;
+  std::map<int64_t, std::string> idx;      // indexed: sparse, in index order
+  std::map<std::string, std::string> keys; // associative: lash lists keys sorted
+  size_t size() const { return assoc ? keys.size() : idx.size(); }
+};
+
 struct Var {
-  enum : uint8_t { exported = 1, readonly = 2, set = 4 };
+  enum : uint8_t { exported = 1, readonly = 2, set = 4, integer = 8, lower = 16, upper = 32 };
+  // Scalars: the value. Arrays: a copy of element 0 (key "0"), and `set` says
+  // whether that element exists, so $a and every scalar reader see ${a[0]}.
   std::string value;
   uint8_t flags = 0;
+  std::shared_ptr<ArrayValue> arr;  // null for a scalar
   bool is_set() const { return flags & set; }
 };
 
@@ -44,6 +58,17 @@ class Vars {
   bool set(std::string_view name, std::string value, bool export_it = false);
   // false if read-only.
   bool unset(std::string_view name);
+
+  // Arrays. The elements for reading (null: not an array).
+  const ArrayValue* array(std::string_view name) const {
+    auto it = map_.find(name);
+    return it == map_.end() ? nullptr : it->second.arr.get();
+  }
+  // The elements for changing, made an array first (a scalar's value becomes
+  // element 0; ASSOC picks the kind of a new array). Null when read-only or refused
+  // by env_guard (last_refused). Call array_changed(name) after the change.
+  ArrayValue* array_for_write(std::string_view name, bool assoc);
+  void array_changed(std::string_view name);
   // `export name` / `readonly name` without value.
   // false if env_guard refused (last_refused is then set).
   bool set_flag(std::string_view name, uint8_t flag);

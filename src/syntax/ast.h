@@ -54,6 +54,18 @@ enum class ParamOp : uint8_t {
   remove_large_suffix,  // ${x%%p}
   remove_small_prefix,  // ${x#p}
   remove_large_prefix,  // ${x##p}
+  // Extensions (bash):
+  substring,      // ${x:off} ${x:off:len}   arg = offset, arg2 = length (may be null)
+  replace_first,  // ${x/p/r}                arg = pattern, arg2 = replacement
+  replace_all,    // ${x//p/r}
+  replace_prefix, // ${x/#p/r}
+  replace_suffix, // ${x/%p/r}
+  upper_first,    // ${x^p}
+  upper_all,      // ${x^^p}
+  lower_first,    // ${x,p}
+  lower_all,      // ${x,,p}
+  names_prefix,   // ${!prefix*} ${!prefix@}  (star: name ends in '*')
+  keys,           // ${!a[@]} ${!a[*]}
 };
 
 // $name ${name...} $1 ${10} $@ $* $# $? $- $$ $! $0
@@ -65,6 +77,11 @@ struct Parameter {
   ParamOp op = ParamOp::plain;
   bool colon = false;      // the ':' forms: also treat empty as unset
   WordPtr arg;             // the word after the operator (may be null for plain/length)
+  // Extensions: ${name[index]} (index "@" / "*" for all elements), ${!name}.
+  std::shared_ptr<Word> index;
+  bool indirect = false;
+  bool star = false;       // names_prefix: ${!p*} rather than ${!p@}
+  std::shared_ptr<Word> arg2;
 };
 
 // $(...) or `...`. The body is parsed at parse time.
@@ -88,9 +105,13 @@ struct WordPart {
   std::variant<Literal, DoubleQuoted, Parameter, CommandSubst, Arithmetic, Tilde> v;
 };
 
+struct Assignment;
 struct Word {
   std::vector<WordPart> parts;
   SourceRange range;
+  // `declare a=(...)`, `local -a a=(...)`: an argument of a declaration utility that
+  // is an array assignment (extension). parts is empty then.
+  std::shared_ptr<const Assignment> compound;
 };
 
 // ---- commands ------------------------------------------------------------------
@@ -106,6 +127,8 @@ enum class RedirOp : uint8_t {
   heredoc,       // <<
   heredoc_strip, // <<-
   out_err,       // &>   (extension: stdout and stderr to a file)
+  append_err,    // &>>  (extension: stdout and stderr appended to a file)
+  herestring,    // <<<  (extension: the expanded word and a newline on stdin)
 };
 
 struct Redirect {
@@ -123,6 +146,15 @@ struct Assignment {
   std::string name;
   Word value;              // may have no parts (x=)
   SourceRange range;
+  // Extensions: name[subscript]=value, name+=value, name=(elements).
+  std::shared_ptr<Word> subscript;
+  bool append = false;
+  bool compound = false;
+  struct Element {
+    std::shared_ptr<Word> key;  // [key]=value; null for a plain element
+    Word value;
+  };
+  std::vector<Element> elements;
 };
 
 struct Command;
@@ -174,9 +206,32 @@ struct FunctionDef {
   std::shared_ptr<Command> body;
 };
 
+// (( expr )): status 0 when the expression is non-zero (extension).
+struct ArithCommand {
+  Word expr;
+};
+
+// for (( init; cond; step )) (extension). Empty cond is true.
+struct ArithFor {
+  Word init, cond, step;
+  ListPtr body;
+};
+
+// [[ ... ]] (extension): words are expanded without splitting or globbing.
+struct CondNode {
+  enum class Kind : uint8_t { word, unary, binary, negate, both, either };
+  Kind kind = Kind::word;
+  std::string op;                // unary "-f"..., binary "==" "=~" "<" "-eq"...
+  std::vector<Word> words;       // word: 1, unary: 1, binary: 2
+  std::vector<CondNode> kids;    // negate: 1, both/either: 2
+};
+struct CondCommand {
+  CondNode root;
+};
+
 struct Command {
   std::variant<SimpleCommand, BraceGroup, Subshell, IfClause, LoopClause, ForClause,
-               CaseClause, FunctionDef>
+               CaseClause, FunctionDef, ArithCommand, ArithFor, CondCommand>
       v;
   // Redirects applied to a compound command (empty for SimpleCommand, which keeps
   // its own in SimpleCommand::redirects, and for FunctionDef whose body holds them).

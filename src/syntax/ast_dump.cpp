@@ -94,7 +94,19 @@ void parts_text(const std::vector<ast::WordPart>& parts, std::string& out) {
         case ast::ParamOp::remove_large_suffix: op = "%%"; break;
         case ast::ParamOp::remove_small_prefix: op = "#"; break;
         case ast::ParamOp::remove_large_prefix: op = "##"; break;
+        case ast::ParamOp::substring: op = ":"; break;
+        case ast::ParamOp::replace_first: op = "/"; break;
+        case ast::ParamOp::replace_all: op = "//"; break;
+        case ast::ParamOp::replace_prefix: op = "/#"; break;
+        case ast::ParamOp::replace_suffix: op = "/%"; break;
+        case ast::ParamOp::upper_first: op = "^"; break;
+        case ast::ParamOp::upper_all: op = "^^"; break;
+        case ast::ParamOp::lower_first: op = ","; break;
+        case ast::ParamOp::lower_all: op = ",,"; break;
+        case ast::ParamOp::names_prefix: op = p->star ? "*" : "@"; break;
+        case ast::ParamOp::keys: op = "[@]"; break;
       }
+      if (p->index) out += "[" + word_text(*p->index) + "]";
       if (*op) {
         if (p->colon) out += ':';
         out += op;
@@ -137,6 +149,8 @@ std::string redirect_text(const ast::Redirect& r) {
     case ast::RedirOp::heredoc: out += "<<"; break;
     case ast::RedirOp::heredoc_strip: out += "<<-"; break;
     case ast::RedirOp::out_err: out += "&>"; break;
+    case ast::RedirOp::append_err: out += "&>>"; break;
+    case ast::RedirOp::herestring: out += "<<<"; break;
   }
   out += word_text(r.target);
   if (r.op == ast::RedirOp::heredoc || r.op == ast::RedirOp::heredoc_strip) {
@@ -197,7 +211,16 @@ Node command_node(const ast::Command& c) {
   Node n;
   if (auto* s = std::get_if<ast::SimpleCommand>(&c.v)) {
     n.label = "simple";
-    for (const auto& a : s->assignments) n.label += " " + a.name + "=" + word_text(a.value);
+    for (const auto& a : s->assignments) {
+      n.label += " " + a.name + (a.subscript ? "[" + word_text(*a.subscript) + "]" : "") + (a.append ? "+=" : "=");
+      if (a.compound) {
+        n.label += "(";
+        for (const auto& e : a.elements) n.label += " " + (e.key ? "[" + word_text(*e.key) + "]=" : "") + word_text(e.value);
+        n.label += " )";
+      } else {
+        n.label += word_text(a.value);
+      }
+    }
     for (const auto& w : s->words) n.label += " " + word_text(w);
     for (const auto& r : s->redirects) n.label += " " + redirect_text(r);
   } else if (auto* g = std::get_if<ast::BraceGroup>(&c.v)) {
@@ -232,6 +255,13 @@ Node command_node(const ast::Command& c) {
       n.children.push_back(sub_list("", item.body));
       n.children.back().label = std::move(label);
     }
+  } else if (auto* ac = std::get_if<ast::ArithCommand>(&c.v)) {
+    n.label = "arith " + word_text(ac->expr);
+  } else if (auto* af = std::get_if<ast::ArithFor>(&c.v)) {
+    n.label = "for (( " + word_text(af->init) + "; " + word_text(af->cond) + "; " + word_text(af->step) + " ))";
+    n.children.push_back(sub_list("do", af->body));
+  } else if (std::holds_alternative<ast::CondCommand>(c.v)) {
+    n.label = "cond [[ ]]";
   } else if (auto* f = std::get_if<ast::FunctionDef>(&c.v)) {
     n.label = "function " + f->name;
     if (f->body) n.children.push_back(command_node(*f->body));

@@ -112,10 +112,20 @@ void ParserImpl::lex_token() {
       rd_.get();
       c = rd_.peek();
       if (c == '&') op(Tok::and_if, 1);
-      else if (c == '>') op(Tok::and_great, 1);
+      else if (c == '>') {
+        rd_.get();
+        if (opts_.extensions && rd_.peek() == '>') op(Tok::and_dgreat, 1);
+        else t.kind = Tok::and_great;
+      }
       else t.kind = Tok::amp;
       break;
-    case '|': t.kind = next_is('|') ? Tok::or_if : Tok::pipe; break;
+    case '|':
+      rd_.get();
+      c = rd_.peek();
+      if (c == '|') op(Tok::or_if, 1);
+      else if (c == '&' && opts_.extensions) op(Tok::pipe_amp, 1);
+      else t.kind = Tok::pipe;
+      break;
     case ';':
       rd_.get();
       c = rd_.peek();
@@ -129,6 +139,7 @@ void ParserImpl::lex_token() {
       if (c == '<') {
         rd_.get();
         if (rd_.peek() == '-') op(Tok::dlessdash, 1);
+        else if (rd_.peek() == '<' && opts_.extensions) op(Tok::tless, 1);
         else t.kind = Tok::dless;
       } else if (c == '&') {
         op(Tok::lessand, 1);

@@ -17,7 +17,7 @@ bool is_redirect_op(Tok k) {
   switch (k) {
     case Tok::less: case Tok::great: case Tok::dgreat: case Tok::clobber: case Tok::lessgreat:
     case Tok::lessand: case Tok::greatand: case Tok::dless: case Tok::dlessdash:
-    case Tok::and_great:
+    case Tok::and_great: case Tok::and_dgreat: case Tok::tless:
       return true;
     default:
       return false;
@@ -38,6 +38,14 @@ bool ends_list(const Token& t) {
     default:
       return false;
   }
+}
+
+bool is_declaration_word(const ast::Word& w) {
+  if (w.parts.size() != 1) return false;
+  auto* l = std::get_if<ast::Literal>(&w.parts[0].v);
+  return l && !l->quoted &&
+         (l->text == "declare" || l->text == "typeset" || l->text == "local" || l->text == "readonly" ||
+          l->text == "export");
 }
 
 bool is_assignment(const Token& t) {
@@ -195,7 +203,18 @@ ast::Pipeline ParserImpl::pipeline() {
     consume();
   }
   p.commands.push_back(command());
-  while (peek().kind == Tok::pipe) {
+  while (peek().kind == Tok::pipe || peek().kind == Tok::pipe_amp) {
+    if (peek().kind == Tok::pipe_amp) {
+      // `a |& b` is `a 2>&1 | b`: the dup comes after a's own redirections.
+      ast::Redirect r;
+      r.fd = 2;
+      r.op = ast::RedirOp::dup_out;
+      r.target.parts.push_back(ast::WordPart{ast::Literal{"1", false}});
+      r.range = {peek().begin.off, peek().end, peek().begin.line};
+      ast::Command& last = p.commands.back();
+      if (auto* sc = std::get_if<ast::SimpleCommand>(&last.v)) sc->redirects.push_back(std::move(r));
+      else last.redirects.push_back(std::move(r));
+    }
     consume();
     linebreak();
     p.commands.push_back(command());
@@ -218,6 +237,12 @@ ast::Command ParserImpl::command() {
     else if (w == "for") c = for_clause();
     else if (w == "case") c = case_clause();
     else unexpected(t);
+  } else if (t.kind == Tok::lparen && opts_.extensions && at_double_paren()) {
+    Nest nest(*this, begin);
+    c = arith_command();
+  } else if (t.kind == Tok::word && t.plain && opts_.extensions && t.text() == "[[") {
+    Nest nest(*this, begin);
+    c = cond_command();
   } else if (t.kind == Tok::lparen) {
     Nest nest(*this, begin);
     c = subshell();
@@ -239,6 +264,20 @@ ast::Command ParserImpl::simple_command() {
     // Aliases apply up to the command name (and after an alias ending in a blank).
     Token& t = peek_word(sc.words.empty() ? unsigned{kAliases} : 0u);
     if (t.kind == Tok::word) {
+      if (opts_.extensions && (sc.words.empty() || is_declaration_word(sc.words[0]))) {
+        ast::Assignment a;
+        if (ext_assignment(t, a)) {
+          if (sc.words.empty()) {
+            sc.assignments.push_back(std::move(a));
+          } else {
+            ast::Word w;
+            w.range = a.range;
+            w.compound = std::make_shared<ast::Assignment>(std::move(a));
+            sc.words.push_back(std::move(w));
+          }
+          continue;
+        }
+      }
       if (sc.words.empty() && is_assignment(t)) {
         ast::Assignment a;
         a.range = t.word.range;
@@ -379,6 +418,7 @@ ast::Command ParserImpl::loop_clause(bool until) {
 
 ast::Command ParserImpl::for_clause() {
   consume();  // for
+  if (opts_.extensions && peek().kind == Tok::lparen && at_double_paren()) return arith_for();
   ast::ForClause fc;
   {
     Token& t = peek();
@@ -504,6 +544,8 @@ ast::Redirect ParserImpl::io_redirect() {
     case Tok::dless: r.op = ast::RedirOp::heredoc; break;
     case Tok::dlessdash: r.op = ast::RedirOp::heredoc_strip; break;
     case Tok::and_great: r.op = ast::RedirOp::out_err; break;
+    case Tok::and_dgreat: r.op = ast::RedirOp::append_err; break;
+    case Tok::tless: r.op = ast::RedirOp::herestring; break;
     default: unexpected(peek());
   }
   consume();

@@ -49,6 +49,10 @@ struct ParseOptions {
   // reported as incomplete errors: "unterminated here-document (expecting 'EOF')",
   // "unexpected end of file after line continuation".
   bool text_is_complete = false;
+  // Bash's extensions to the grammar ([[ ]], (( )), for ((;;)), name=(...), a[i]=,
+  // <<<, |&, &>>, $'...', {a,b}). Off in posix mode: the text means what it means
+  // to dash.
+  bool extensions = true;
 };
 
 struct SyntaxError {

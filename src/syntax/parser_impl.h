@@ -17,6 +17,7 @@ enum class Tok : uint8_t {
   eof, newline, word, io_number,
   and_if, or_if, dsemi, semi_and, pipe, amp, semi,
   less, great, dgreat, clobber, lessgreat, lessand, greatand, dless, dlessdash, and_great,
+  and_dgreat, tless, pipe_amp,
   lparen, rparen,
 };
 
@@ -129,11 +130,15 @@ class ParserImpl {
 
   // ---- words.cpp --------------------------------------------------------------
   void single_quoted(PartsBuilder& b);
+  void ansi_c_quoted(PartsBuilder& b);
   ast::DoubleQuoted double_quoted();
   void backslash(PartsBuilder& b, Ctx ctx, bool in_param);
   void dollar(PartsBuilder& b, Ctx ctx);
   void braced_param(PartsBuilder& b, Ctx ctx, Pos start);
   void param_arg(ast::Word& arg, Ctx ctx, Pos start);
+  // param_arg that also stops at any character of STOPS (consumed); returns it.
+  int param_word(ast::Word& arg, Ctx ctx, Pos start, std::string_view stops);
+  void subscript_word(ast::Word& w, Pos start);  // after '[': up to the matching ']'
   void command_subst(PartsBuilder& b, Pos start);
   void arithmetic(PartsBuilder& b, Pos start);
   void backquote(PartsBuilder& b, Ctx ctx);
@@ -161,6 +166,20 @@ class ParserImpl {
   ast::Command loop_clause(bool until);
   ast::Command for_clause();
   ast::Command case_clause();
+  // Extensions (parser_ext.cpp).
+  bool at_double_paren();          // after a peeked '(' token: "((" starts arithmetic
+  ast::Word arith_until_close();   // reads up to the matching "))"
+  ast::Command arith_command();
+  ast::Command arith_for();
+  ast::Command cond_command();
+  ast::CondNode cond_or();
+  ast::CondNode cond_and();
+  ast::CondNode cond_not();
+  ast::CondNode cond_primary();
+  ast::Word cond_regex_word();
+  // name[sub]=, name+=, name=( ... ): fills A and consumes the token when T is one.
+  bool ext_assignment(Token& t, ast::Assignment& a);
+  void compound_elements(ast::Assignment& a);
   ast::ListPtr do_group();
   void redirect_list(std::vector<ast::Redirect>& rs);
   ast::Redirect io_redirect();

@@ -45,6 +45,106 @@ void ParserImpl::single_quoted(PartsBuilder& b) {
   }
 }
 
+namespace {
+void put_utf8(PartsBuilder& b, uint32_t cp) {
+  char buf[4];
+  int n = 0;
+  if (cp < 0x80) { buf[n++] = static_cast<char>(cp); }
+  else if (cp < 0x800) { buf[n++] = static_cast<char>(0xC0 | (cp >> 6)); buf[n++] = static_cast<char>(0x80 | (cp & 0x3F)); }
+  else if (cp < 0x10000) {
+    buf[n++] = static_cast<char>(0xE0 | (cp >> 12)); buf[n++] = static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    buf[n++] = static_cast<char>(0x80 | (cp & 0x3F));
+  } else {
+    if (cp > 0x10FFFF) cp = 0xFFFD;
+    buf[n++] = static_cast<char>(0xF0 | (cp >> 18)); buf[n++] = static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+    buf[n++] = static_cast<char>(0x80 | ((cp >> 6) & 0x3F)); buf[n++] = static_cast<char>(0x80 | (cp & 0x3F));
+  }
+  b.add(std::string_view(buf, static_cast<size_t>(n)), true);
+}
+int hexval(int c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+}  // namespace
+
+// $'...' (bash; POSIX 2024): backslash escapes as in C. A \0 (or \x00) ends the
+// string as in bash, since a shell string cannot hold a NUL.
+void ParserImpl::ansi_c_quoted(PartsBuilder& b) {
+  Pos start = rd_.pos();
+  rd_.get();  // '
+  b.touch_quoted();
+  bool truncated = false;
+  auto put = [&](int ch) {
+    if (ch == 0) truncated = true;
+    if (!truncated) b.add(ch, true);
+  };
+  for (;;) {
+    int c = rd_.get_raw();
+    if (c == kEof) fail(start, "unterminated quoted string", true);
+    if (c == '\'') return;
+    if (c == 0) nul_byte();
+    if (c != '\\') {
+      put(c);
+      continue;
+    }
+    int d = rd_.get_raw();
+    switch (d) {
+      case kEof: fail(start, "unterminated quoted string", true);
+      case 'a': put('\a'); break;
+      case 'b': put('\b'); break;
+      case 'e': case 'E': put(0x1b); break;
+      case 'f': put('\f'); break;
+      case 'n': put('\n'); break;
+      case 'r': put('\r'); break;
+      case 't': put('\t'); break;
+      case 'v': put('\v'); break;
+      case '\\': case '\'': case '"': case '?': put(d); break;
+      case 'c': {
+        if (rd_.peek_raw() == '\'' || rd_.peek_raw() == kEof) {  // a trailing \c stays as written
+          put('\\');
+          put('c');
+          break;
+        }
+        int e = rd_.get_raw();
+        put(e == '?' ? 0x7f : (e & 0x1f));
+        break;
+      }
+      case 'x': case 'u': case 'U': {
+        size_t max = d == 'x' ? 2 : d == 'u' ? 4 : 8;
+        uint32_t v = 0;
+        size_t n = 0;
+        while (n < max && hexval(rd_.peek_raw()) >= 0) {
+          v = v * 16 + static_cast<uint32_t>(hexval(rd_.get_raw()));
+          ++n;
+        }
+        if (n == 0) {
+          put('\\');
+          put(d);
+        } else if (d == 'x') {
+          put(static_cast<int>(v));
+        } else if (v == 0) {
+          truncated = true;
+        } else if (!truncated) {
+          put_utf8(b, v);
+        }
+        break;
+      }
+      default:
+        if (d >= '0' && d <= '7') {
+          int v = d - '0';
+          for (int k = 0; k < 2 && rd_.peek_raw() >= '0' && rd_.peek_raw() <= '7'; ++k) v = v * 8 + (rd_.get_raw() - '0');
+          put(v & 0xff);
+        } else {
+          put('\\');
+          put(d);
+        }
+        break;
+    }
+  }
+}
+
 // A backslash outside single quotes. Unquoted: quotes the next character. In
 // double quotes / here-documents / arithmetic: only before $ ` \ (and " in double
 // quotes, } inside a ${...} word) is it an escape; otherwise it is literal.
@@ -122,6 +222,10 @@ void ParserImpl::dollar(PartsBuilder& b, Ctx ctx) {
     braced_param(b, ctx, start);
     return;
   }
+  if (c == '\'' && opts_.extensions && (ctx == Ctx::unquoted)) {
+    ansi_c_quoted(b);
+    return;
+  }
   if (c == '(') {
     Nest nest(*this, start);
     rd_.get();
@@ -184,13 +288,26 @@ void ParserImpl::braced_param(PartsBuilder& b, Ctx ctx, Pos start) {
     return true;
   };
   int c = rd_.peek();
-  if (c == '#') {
+  if (c == '!' && opts_.extensions) {
+    int d = rd_.peek_at(1);
+    if (is_name_start(d) || is_digit(d) || ((d == '@' || d == '*' || d == '#') && rd_.peek_at(2) == '}')) {
+      rd_.get();
+      p.indirect = true;
+      c = rd_.peek();
+    }
+  }
+  if (c == '#' && !p.indirect) {
     int d = rd_.peek_at(1);
     bool length = is_name_start(d) || is_digit(d) ||
                   (is_special_param(d) && rd_.peek_at(2) == '}');
     if (length) {
       rd_.get();  // #
       read_name();
+      if (opts_.extensions && rd_.peek() == '[' && is_name_start(static_cast<unsigned char>(p.name[0]))) {
+        rd_.get();
+        p.index = std::make_shared<ast::Word>();
+        subscript_word(*p.index, start);
+      }
       if (rd_.peek() != '}') return bad();
       rd_.get();
       p.op = ast::ParamOp::length;
@@ -200,6 +317,69 @@ void ParserImpl::braced_param(PartsBuilder& b, Ctx ctx, Pos start) {
   }
   if (!read_name()) return bad();
   c = rd_.peek();
+  if (p.indirect && (c == '*' || c == '@') && rd_.peek_at(1) == '}' && is_name_start(static_cast<unsigned char>(p.name[0]))) {
+    p.star = c == '*';
+    rd_.get();
+    rd_.get();
+    p.indirect = false;
+    p.op = ast::ParamOp::names_prefix;
+    b.push(ast::WordPart{std::move(p)});
+    return;
+  }
+  if (opts_.extensions && c == '[' && is_name_start(static_cast<unsigned char>(p.name[0]))) {
+    rd_.get();
+    p.index = std::make_shared<ast::Word>();
+    subscript_word(*p.index, start);
+    c = rd_.peek();
+    if (p.indirect && c == '}') {
+      p.indirect = false;
+      p.op = ast::ParamOp::keys;
+      rd_.get();
+      b.push(ast::WordPart{std::move(p)});
+      return;
+    }
+  }
+  if (opts_.extensions) {
+    Ctx pat_ctx = (ctx == Ctx::dquote || ctx == Ctx::heredoc) ? Ctx::unquoted : ctx;
+    if (c == ':' && rd_.peek_at(1) != '-' && rd_.peek_at(1) != '=' && rd_.peek_at(1) != '?' &&
+        rd_.peek_at(1) != '+') {
+      rd_.get();
+      p.op = ast::ParamOp::substring;
+      p.arg = std::make_unique<ast::Word>();
+      if (param_word(*p.arg, Ctx::arith, start, ":}") == ':') {
+        p.arg2 = std::make_shared<ast::Word>();
+        param_word(*p.arg2, Ctx::arith, start, "}");
+      }
+      b.push(ast::WordPart{std::move(p)});
+      return;
+    }
+    if (c == '/') {
+      rd_.get();
+      p.op = ast::ParamOp::replace_first;
+      int d = rd_.peek();
+      if (d == '/') { p.op = ast::ParamOp::replace_all; rd_.get(); }
+      else if (d == '#') { p.op = ast::ParamOp::replace_prefix; rd_.get(); }
+      else if (d == '%') { p.op = ast::ParamOp::replace_suffix; rd_.get(); }
+      p.arg = std::make_unique<ast::Word>();
+      if (param_word(*p.arg, pat_ctx, start, "/}") == '/') {
+        p.arg2 = std::make_shared<ast::Word>();
+        param_word(*p.arg2, ctx, start, "}");
+      }
+      b.push(ast::WordPart{std::move(p)});
+      return;
+    }
+    if (c == '^' || c == ',') {
+      rd_.get();
+      bool twice = rd_.peek() == c;
+      if (twice) rd_.get();
+      p.op = c == '^' ? (twice ? ast::ParamOp::upper_all : ast::ParamOp::upper_first)
+                      : (twice ? ast::ParamOp::lower_all : ast::ParamOp::lower_first);
+      p.arg = std::make_unique<ast::Word>();
+      param_word(*p.arg, pat_ctx, start, "}");
+      b.push(ast::WordPart{std::move(p)});
+      return;
+    }
+  }
   if (c == '}') {
     rd_.get();
     b.push(ast::WordPart{std::move(p)});
@@ -240,7 +420,9 @@ void ParserImpl::braced_param(PartsBuilder& b, Ctx ctx, Pos start) {
 }
 
 // The word after a ${name OP; up to and including the closing '}'.
-void ParserImpl::param_arg(ast::Word& arg, Ctx ctx, Pos start) {
+void ParserImpl::param_arg(ast::Word& arg, Ctx ctx, Pos start) { param_word(arg, ctx, start, "}"); }
+
+int ParserImpl::param_word(ast::Word& arg, Ctx ctx, Pos start, std::string_view stops) {
   Pos begin = rd_.pos();
   PartsBuilder b(arg.parts);
   // Inside double quotes or a here-document the word is in double-quote context.
@@ -248,15 +430,16 @@ void ParserImpl::param_arg(ast::Word& arg, Ctx ctx, Pos start) {
   Ctx inner = dq ? Ctx::dquote : (ctx == Ctx::arith ? Ctx::arith : Ctx::unquoted);
   for (;;) {
     int c = rd_.peek();
+    if (c != kEof && c != 0 && stops.find(static_cast<char>(c)) != std::string_view::npos) {
+      arg.range = {begin.off, rd_.end_off(), begin.line};
+      rd_.get();
+      b.flush();
+      if (!dq) apply_tilde(arg, false);
+      return c;
+    }
     switch (c) {
       case kEof:
         fail(start, "missing '}'", true);
-      case '}':
-        arg.range = {begin.off, rd_.end_off(), begin.line};
-        rd_.get();
-        b.flush();
-        if (!dq) apply_tilde(arg, false);
-        return;
       case '\\':
         backslash(b, inner, true);
         break;
@@ -283,6 +466,42 @@ void ParserImpl::param_arg(ast::Word& arg, Ctx ctx, Pos start) {
       default:
         b.add(rd_.get(), dq);
         break;
+    }
+  }
+}
+
+// After "name[": the subscript up to the matching ']' (expanded like a word in
+// double quotes; for indexed arrays then evaluated as arithmetic).
+void ParserImpl::subscript_word(ast::Word& w, Pos start) {
+  Pos begin = rd_.pos();
+  PartsBuilder b(w.parts);
+  int depth = 0;
+  for (;;) {
+    int c = rd_.peek();
+    switch (c) {
+      case kEof: fail(start, "missing ']'", true);
+      case 0: nul_byte();
+      case '[': ++depth; b.add(rd_.get(), false); break;
+      case ']':
+        if (depth == 0) {
+          w.range = {begin.off, rd_.end_off(), begin.line};
+          rd_.get();
+          b.flush();
+          return;
+        }
+        --depth;
+        b.add(rd_.get(), false);
+        break;
+      case '\\': backslash(b, Ctx::unquoted, false); break;
+      case '\'': single_quoted(b); break;
+      case '"': {
+        ast::DoubleQuoted dq = double_quoted();
+        b.push(ast::WordPart{std::move(dq)});
+        break;
+      }
+      case '$': dollar(b, Ctx::unquoted); break;
+      case '`': backquote(b, Ctx::unquoted); break;
+      default: b.add(rd_.get(), false); break;
     }
   }
 }

@@ -45,7 +45,18 @@ bench() {
     { echo "run.sh: hyperfine failed for $name:" >&2; cat "$out/$name.err" >&2; }
 }
 
+# bench_bash NAME RUNS COMMAND-WITH-{S}: bash's extensions, so bash and lash only.
+bench_bash() {
+  name=$1 n=$2 cmd=$3
+  echo "bench: $name ($n runs each)" >&2
+  hyperfine -N --style none --warmup 1 --runs "$n" --export-json "$out/$name.json" \
+    -n bash "$(echo "$cmd" | sed "s|{S}|$bash|")" \
+    -n lash "$(echo "$cmd" | sed "s|{S}|$lash|")" >/dev/null 2>"$out/$name.err" ||
+    { echo "run.sh: hyperfine failed for $name:" >&2; cat "$out/$name.err" >&2; }
+}
+
 bench startup $((300 * runs)) 20 "{S} -c true"
+bench_bash array_cond $((3 * runs)) "{S} $here/array_cond.sh"
 bench loop $((5 * runs)) 1 "{S} $here/loop.sh"
 bench func_case $((5 * runs)) 1 "{S} $here/func_case.sh"
 
@@ -86,6 +97,7 @@ def row(label, vals, unit, scale, goal, peer, limit):
 row("start-up: X -c true", times("startup"), "ms", 1000, "<= 1.5x dash", "dash", 1.5)
 row("while loop 300k, $(( ))", times("loop"), "ms", 1000, "<= 1.5x dash (aim 1.0x)", "dash", 1.5)
 row("100k calls: case + ${v%p}", times("func_case"), "ms", 1000, "<= 1.5x dash (aim 1.0x)", "dash", 1.5)
+row("200k: array + [[ ]] + (( ))", times("array_cond"), "ms", 1000, "<= 0.5x bash", "bash", 0.5)
 row("peak RSS of X -c true", {s: rss(s) for s in ("dash", "bash", "lash")}, "KiB", 1, "<= bash", "bash", 1.0)
 
 head = ("measure", "dash", "bash", "lash", "lash/dash", "goal", "verdict")

@@ -7,18 +7,21 @@
 namespace lash::syntax::test {
 
 ast::ListPtr parse_ok(std::string_view text, ParseOptions opts) {
+  opts.extensions = false;  // these tests describe the POSIX grammar (dash's)
   ParseResult r = parse(text, opts);
   if (r.error) FAIL_CHECK("unexpected syntax error: " << r.error->render() << " in: " << text);
   return r.program;
 }
 
 std::string line(std::string_view text, ParseOptions opts) {
+  opts.extensions = false;  // these tests describe the POSIX grammar (dash's)
   ParseResult r = parse(text, opts);
   if (r.error) return "ERROR: " + r.error->render();
   return dump_line(*r.program);
 }
 
 SyntaxError parse_err(std::string_view text, ParseOptions opts) {
+  opts.extensions = false;  // these tests describe the POSIX grammar (dash's)
   ParseResult r = parse(text, opts);
   if (!r.error) {
     FAIL_CHECK("expected a syntax error in: " << text << "\n" << dump(*r.program));
