@@ -1,7 +1,7 @@
 // Output and test builtins: echo printf test [.
 #include "builtins/families.h"
 #include "builtins/printf_format.h"
-#include "builtins/test_eval.h"
+#include "exec/test_eval.h"
 #include "exec/session_view.h"
 #include "exec/shell.h"
 

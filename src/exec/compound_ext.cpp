@@ -5,7 +5,7 @@
 
 #include <cstring>
 
-#include "builtins/test_eval.h"
+#include "exec/test_eval.h"
 #include "exec/interp.h"
 #include "exec/options.h"
 #include "exec/pattern.h"

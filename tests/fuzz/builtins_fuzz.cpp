@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "builtins/printf_format.h"
-#include "builtins/test_eval.h"
+#include "exec/test_eval.h"
 
 namespace {
 void check(bool ok) {

@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "builtins/test_eval.h"
+#include "exec/test_eval.h"
 
 using lash::builtins::test_eval;
 

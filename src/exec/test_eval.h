@@ -1,3 +1,5 @@
+// Lives in exec, not builtins: both `test`/`[` and `[[ ]]` (exec/compound_ext.cpp)
+// evaluate with it, and exec may not depend on the builtins library.
 // The evaluation core of `test` / `[` (POSIX XCU test, with dash's extensions
 // -a -o ( ) and the 0-4 argument rules). File tests use stat/lstat/access on the
 // real filesystem through the FileQueries interface so they can be faked in tests.

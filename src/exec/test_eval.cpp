@@ -11,7 +11,7 @@
 // operator followed by nothing, or by a binary operator, is an operand, and a
 // missing expression is false rather than an error, as in dash. String and
 // integer tests make no system call; file tests use stat/lstat/faccessat.
-#include "builtins/test_eval.h"
+#include "exec/test_eval.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
