@@ -210,4 +210,17 @@ Result<LandlockRuleset> build_landlock(const SandboxPlan& plan, const Capabiliti
   return out;
 }
 
+Result<LandlockRuleset> build_deny_all_landlock(const Capabilities& caps) {
+  ll::ruleset_attr attr{};
+  attr.handled_access_fs = landlock_handled_fs(caps.landlock_abi);
+  if (caps.landlock_abi >= 6) attr.scoped = ll::scope_abstract_unix_socket | ll::scope_signal;
+  size_t size = caps.landlock_abi >= 6 ? sizeof attr : caps.landlock_abi >= 4 ? 16 : 8;
+  long fd = ll::create_ruleset(&attr, size, 0);
+  if (fd < 0) return sys_error("cannot build an empty Landlock ruleset", "", errno);
+  LandlockRuleset rs;
+  rs.fd = unique_fd(int(fd));
+  rs.abi = caps.landlock_abi;
+  return rs;
+}
+
 }  // namespace lash::sandbox

@@ -35,6 +35,11 @@ Result<LandlockRuleset> build_landlock(const SandboxPlan& plan, const Capabiliti
 Result<void> add_later_rules(LandlockRuleset& rs, const SandboxPlan& plan, const std::vector<std::string>& later,
                              const std::vector<OpenedPath>& opened);
 
+// A ruleset that handles every file right of the ABI and grants none, with the signal
+// and abstract-socket scopes where the ABI has them: for helpers that touch no file
+// (the network relay confines itself with it).
+Result<LandlockRuleset> build_deny_all_landlock(const Capabilities& caps);
+
 // Which of PATHS need no rule of their own: the directory grants above an exec
 // closure path (a real path by construction) give at least its rights, and the
 // kernel checks a file against every rule on its way up to the root. A path in

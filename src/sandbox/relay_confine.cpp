@@ -15,16 +15,9 @@ namespace lash::sandbox {
 Result<void> confine_relay(const Capabilities& caps) {
   if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) return sys_error("cannot confine the relay", "", errno);
   if (caps.landlock_abi >= 1) {
-    ll::ruleset_attr attr{};
-    attr.handled_access_fs = landlock_handled_fs(caps.landlock_abi);
-    if (caps.landlock_abi >= 6) attr.scoped = ll::scope_abstract_unix_socket | ll::scope_signal;
-    size_t size = caps.landlock_abi >= 6 ? sizeof attr : caps.landlock_abi >= 4 ? 16 : 8;
-    long fd = ll::create_ruleset(&attr, size, 0);
-    if (fd < 0) return sys_error("cannot confine the relay (Landlock)", "", errno);
-    long r = ll::restrict_self(int(fd), 0);
-    int e = errno;
-    close(int(fd));
-    if (r != 0) return sys_error("cannot confine the relay (Landlock)", "", e);
+    auto rs = build_deny_all_landlock(caps);
+    if (!rs) return rs.error();
+    if (ll::restrict_self(rs->fd.get(), 0) != 0) return sys_error("cannot confine the relay (Landlock)", "", errno);
   }
   // Anything else fails with EPERM (not a kill: a libc path we did not foresee then
   // shows as an error in the relay, not as a dead network).

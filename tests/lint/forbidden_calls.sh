@@ -18,10 +18,11 @@ FORK_ALLOWED="src/sandbox/child.cpp src/sandbox/launch.cpp src/sandbox/caps.cpp"
 SETENV_ALLOWED=""
 # Landlock: the raw system calls are wrapped once (landlock_abi.h: create_ruleset,
 # add_rule, restrict_self); rulesets are built in landlock.cpp (caps.cpp asks the
-# ABI version), and only the child restricts itself, after fork.
+# ABI version), and only the child restricts itself, after fork (and the network
+# relay, a helper of lash, confines itself: relay_confine.cpp).
 LANDLOCK_RAW_ALLOWED="src/sandbox/landlock_abi.h"
 LANDLOCK_BUILD_ALLOWED="src/sandbox/landlock_abi.h src/sandbox/landlock.cpp src/sandbox/caps.cpp"
-LANDLOCK_RESTRICT_ALLOWED="src/sandbox/landlock_abi.h src/sandbox/child.cpp"
+LANDLOCK_RESTRICT_ALLOWED="src/sandbox/landlock_abi.h src/sandbox/child.cpp src/sandbox/relay_confine.cpp"
 
 # Directories that are searched.
 SEARCH_DIRS="src builtins"
