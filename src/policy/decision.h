@@ -22,7 +22,7 @@ struct Decision {
   Verdict verdict = Verdict::deny;
   KeyRef decided_by;
   std::string problem;     // "This session (profile: ci) cannot run 'curl'."
-  std::string suggestion;  // "'curl' is not in the allowlist. Switch to a different profile."
+  std::string suggestion;  // "'curl' is not in the allowlist. " (the advice on what to change is added by refusal_lines)
   // A network refusal under `[network] enforcement = warn`: record it, then allow.
   bool advisory = false;
   bool allowed() const { return verdict == Verdict::allow; }
