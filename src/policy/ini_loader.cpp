@@ -84,6 +84,13 @@ int handler(void* user, const char* section, const char* name, const char* value
     st.error(st.line, "", "section name [" + st.raw_section + "] is too long");
     return 0;
   }
+  // inih remembers a key for its continuation lines in a 50-byte buffer: the
+  // continuation of a longer key would come back under a cut name, a different key.
+  // No key of a profile, lash.conf or the config is anywhere near that long.
+  if (std::strlen(name) > kMaxKeyName) {
+    st.error(st.line, "", "key name is longer than " + std::to_string(kMaxKeyName) + " bytes");
+    return 0;
+  }
   IniSection& sec = st.section(st.raw_section, 0);
   bool indented = !st.raw.empty() && st.raw.size() != lskip(st.raw).size();
   if (indented && !sec.entries.empty() && sec.entries.back().key == name) {

@@ -17,6 +17,7 @@ namespace lash::policy {
 
 inline constexpr size_t kMaxPolicyFile = 64 * 1024;
 inline constexpr size_t kMaxLine = 200;  // Debian's INI_MAX_LINE, newline included
+inline constexpr size_t kMaxKeyName = 48;  // under the 50-byte name buffer of Debian's inih
 
 struct IniLine {
   int line = 0;

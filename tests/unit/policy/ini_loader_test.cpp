@@ -38,6 +38,23 @@ TEST_CASE("read_ini: a 300-byte line is refused, not truncated") {
   CHECK(d[0].text().find("f.profile:2: line is 319 bytes long") == 0);
 }
 
+TEST_CASE("read_ini: a key name inih would cut for its continuation lines is refused") {
+  // Found by conf_fuzz: inih keeps the key of a continuation line in a 50-byte buffer,
+  // so the continuation of a longer key came back as a second entry under a cut name.
+  std::string key(49, 'k');
+  Diags d;
+  CHECK_FALSE(read_ini("[users]\n" + key + " = ci\n    more\n", "lash.conf", d));
+  REQUIRE(!d.empty());  // line 2, and line 3 again (its cut name is still too long)
+  CHECK(d[0].line == 2);
+  CHECK(d[0].text().find("longer than 48 bytes") != std::string::npos);
+  Diags ok;
+  auto doc = read_ini("[users]\n" + std::string(48, 'k') + " = ci\n    more\n", "lash.conf", ok);
+  REQUIRE(doc);
+  CHECK(ok.empty());
+  REQUIRE(doc->sections[0].entries.size() == 1);
+  CHECK(doc->sections[0].entries[0].continuations.size() == 1);
+}
+
 TEST_CASE("read_ini: a 199-byte line (newline included) is accepted, 200 is not") {
   std::string prefix = "[p]\nk = ";
   std::string ok_value(199 - 5, 'v');  // "k = " + value + "\n" == 199 bytes
