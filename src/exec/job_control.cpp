@@ -322,10 +322,9 @@ void wait_for_job(Shell& sh, Job& j) {
 }
 }  // namespace
 
-int continue_foreground(Shell& sh, Job& j) {
-  sh.flush_all();
-  bool terminal = sh.jc.tty >= 0 && j.pgid > 0;
-  if (terminal) (void)sandbox::give_terminal(sh.jc.tty, j.pgid);
+namespace {
+// A stopped job goes on: it becomes the current job and its whole group gets SIGCONT.
+void resume(Shell& sh, Job& j) {
   j.stopped = false;
   j.reported = true;
   j.seq = ++sh.jc.seq;
@@ -333,6 +332,14 @@ int continue_foreground(Shell& sh, Job& j) {
     ::kill(-j.pgid, SIGCONT);
   else
     ::kill(j.pid, SIGCONT);
+}
+}  // namespace
+
+int continue_foreground(Shell& sh, Job& j) {
+  sh.flush_all();
+  bool terminal = sh.jc.tty >= 0 && j.pgid > 0;
+  if (terminal) (void)sandbox::give_terminal(sh.jc.tty, j.pgid);
+  resume(sh, j);
   wait_for_job(sh, j);
   if (terminal) take_terminal_back(sh);
   if (j.stopped) {
@@ -346,15 +353,7 @@ int continue_foreground(Shell& sh, Job& j) {
   return j.status;
 }
 
-void continue_background(Shell& sh, Job& j) {
-  j.stopped = false;
-  j.reported = true;
-  j.seq = ++sh.jc.seq;
-  if (j.pgid > 0)
-    ::kill(-j.pgid, SIGCONT);
-  else
-    ::kill(j.pid, SIGCONT);
-}
+void continue_background(Shell& sh, Job& j) { resume(sh, j); }
 
 int wait_any_job(Shell& sh) {
   sh.reap_jobs();
