@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <climits>
 #include <cstdlib>
@@ -160,6 +161,14 @@ void resolve_writable_roots(SessionFacts& f, const Profile& p, const SessionEnv&
     WritableRoot root{e == "$TMPDIR" ? paths::normalize(env.tmpdir) : paths::expand(e, env.start_dir, env.home),
                       "process.exec_paths"};
     if (auto real = fs.realpath(root.path)) root.path = paths::normalize(*real);
+    // Only places the session writes: a workspace symlink `build -> /usr` must not
+    // turn a system tree into an exec path (it would run every program there).
+    bool inside_writable = std::any_of(f.writable_roots.begin(), f.writable_roots.end(),
+                                       [&](const WritableRoot& w) { return paths::beneath(root.path, w.path); });
+    if (!inside_writable) {
+      f.exec_roots_refused.push_back(e + " (" + root.path + ")");
+      continue;
+    }
     f.exec_roots.push_back(std::move(root));
   }
 }

@@ -59,6 +59,8 @@ struct SessionFacts {
   // process.exec_paths expanded and resolved like the writable roots (key
   // "process.exec_paths"); "$TMPDIR" without a session tmpdir is left out.
   std::vector<WritableRoot> exec_roots;
+  // exec_paths entries whose real path is not inside a writable root: not granted.
+  std::vector<std::string> exec_roots_refused;
   std::unordered_map<std::string, WrapperGap> wrapper_gaps;  // by the wrapper's real path
 };
 

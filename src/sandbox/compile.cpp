@@ -256,6 +256,8 @@ struct Builder {
   // writable_roots(); this adds X to the ones inside a grant and R|X to read-only trees).
   void exec_paths() {
     if (plan.spawn_any) return;
+    for (const auto& r : ctx.facts.exec_roots_refused)
+      plan.warnings.push_back("exec_paths = " + r + " is not inside a place the session may write: not granted");
     for (const auto& e : ctx.facts.exec_roots) {
       std::string norm = paths::normalize(e.path);
       // A read-only exec tree must not open lash's own state to the session (a writable

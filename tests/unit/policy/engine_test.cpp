@@ -88,6 +88,19 @@ TEST_CASE("spawn: an allowlisted name that resolves to another program is refuse
         "Run /usr/bin/ls.");
 }
 
+TEST_CASE("spawn: an exec path outside every writable place is not granted") {
+  // A workspace symlink `build -> /usr` resolves to a system tree: not an exec path.
+  FakeFs fs = sample_fs();
+  fs.real["/home/u/proj/build"] = "/usr";
+  auto p = test::resolved("[process]\nspawn_allowlist = ls\nexec_paths = ./build\n"
+                          "[filesystem]\ninclude_workdir = true\n", "t");
+  auto facts = make_session_facts(*p, sample_env(), fs.probe());
+  CHECK(facts.exec_roots.empty());
+  REQUIRE(facts.exec_roots_refused.size() == 1);
+  Engine e(p, facts);
+  CHECK_FALSE(e.decide(Spawn{"cat", "/usr/bin/cat"}).allowed());
+}
+
 TEST_CASE("spawn: allowlist by absolute path, through symlinks") {
   auto e = engine("[process]\nspawn_allowlist = /usr/bin/python3\n");
   CHECK(e.decide(Spawn{"python3", "/usr/bin/python3.11"}).allowed());
@@ -99,7 +112,8 @@ TEST_CASE("spawn: exec_paths allows programs beneath the starting directory and 
   fs.real["/home/u/proj/t"] = "/home/u/proj/t";
   fs.real["/tmp/lash-s1/bin/tool"] = "/tmp/lash-s1/bin/tool";
   fs.real["/home/u/proj/curl"] = "/home/u/proj/curl";
-  auto p = test::resolved("[process]\nspawn_allowlist = ls\nspawn_denylist = curl\nexec_paths = ., $TMPDIR\n", "t");
+  auto p = test::resolved("[process]\nspawn_allowlist = ls\nspawn_denylist = curl\nexec_paths = ., $TMPDIR\n"
+                          "[filesystem]\ninclude_workdir = true\ntmpdir = session\n", "t");
   Engine e(p, make_session_facts(*p, sample_env(), fs.probe()));
   auto d = e.decide(Spawn{"./t", "/home/u/proj/t"});
   CHECK(d.allowed());
