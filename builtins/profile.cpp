@@ -621,8 +621,8 @@ int bi_profile(Shell& sh, std::vector<std::string>& argv) {
   return 2;
 }
 
-// The subcommands that change things need a capability: create, edit and reload
-// profile_manage, switch profile_switch; list, review, permissions, test and validate
+// The subcommands that change things need a capability: create, edit and delete
+// profile_manage, switch and reload profile_switch; list, review, permissions, test and validate
 // only read. After a switch or reload the rest runs under another profile, which the
 // dry run (deciding with the profile it was given) cannot follow; edit starts the
 // editor, checked as a program when it starts (Shell::run_program).
@@ -637,8 +637,11 @@ exec::BuiltinEffects profile_effects(Shell& sh, const std::vector<std::string>& 
   if (argv.size() < 2) return e;  // usage error
   const std::string& sub = argv[1];
   std::optional<C> cap;
-  if (sub == "create" || sub == "edit" || sub == "reload" || sub == "delete") cap = C::profile_manage;
-  if (sub == "switch") cap = C::profile_switch;
+  if (sub == "create" || sub == "edit" || sub == "delete") cap = C::profile_manage;
+  // A reload puts whatever the profile files now say in force in this session: a
+  // user file shadowing the active profile's parent would widen it. That is a switch
+  // as much as `profile switch` is.
+  if (sub == "switch" || sub == "reload") cap = C::profile_switch;
   if (cap) e.actions.push_back({policy::Builtin{*cap, "profile " + sub}});
   e.walk.starts_editor = sub == "edit";
   e.walk.later_unknown = sub == "switch" || sub == "reload";
