@@ -146,7 +146,22 @@ bool no_wider(const ResolvedProfile& c, const ResolvedProfile& a) {
   bool spawn = le(x.spawn_any.value, y.spawn_any.value);
   bool env = le(x.env_mutation.value, y.env_mutation.value);
   bool net = le(!x.block_all_others.value, !y.block_all_others.value);
-  return caps && spawn && env && net;
+  // Lists compared as written: an entry the active profile does not have makes the
+  // candidate wider (a coarse test, but it never calls a wider profile narrower).
+  auto subset = [](const List& c, std::initializer_list<const List*> a) {
+    return std::all_of(c.begin(), c.end(), [&](const std::string& e) {
+      return std::any_of(a.begin(), a.end(), [&](const List* l) { return std::find(l->begin(), l->end(), e) != l->end(); });
+    });
+  };
+  bool files = le(x.fs_enforcement.value != Enforcement::enforce, y.fs_enforcement.value != Enforcement::enforce) &&
+               le(x.net_enforcement.value != Enforcement::enforce, y.net_enforcement.value != Enforcement::enforce) &&
+               subset(x.read_write.value, {&y.read_write.value}) &&
+               subset(x.read_only.value, {&y.read_only.value, &y.read_write.value}) &&
+               le(x.include_workdir.value, y.include_workdir.value) && le(x.system_paths.value, y.system_paths.value) &&
+               subset(y.protect.value, {&x.protect.value}) && subset(x.allow_hosts.value, {&y.allow_hosts.value}) &&
+               subset(x.exec_paths.value, {&y.exec_paths.value}) &&
+               (x.spawn_any.value || y.spawn_any.value || subset(x.spawn_allowlist.value, {&y.spawn_allowlist.value}));
+  return caps && spawn && env && net && files;
 }
 
 std::optional<Suggestion> suggest_profile(const ProfileStore& store, bool include_user, const ResolvedProfile& active,

@@ -1,5 +1,6 @@
 // Every engine rule, each with an allow twin and a deny twin.
 #include "policy/engine.h"
+#include "policy/auto_detect.h"
 
 #include <doctest/doctest.h>
 
@@ -336,4 +337,23 @@ TEST_CASE("engine: a long allowlist decides each name by itself, first and last 
   // a decision does not change what the next one says
   CHECK_FALSE(e.decide(Spawn{"tool1000", ""}).allowed());
   CHECK(e.decide(Spawn{"tool999", ""}).allowed());
+}
+
+TEST_CASE("auto-detect: a profile with wider files or warn-only enforcement is not 'no wider'") {
+  // Found by the outsider test: a suggestion went to a profile whose filesystem
+  // rules were only warned about, from a session without profile_switch.
+  auto active = test::resolved("[process]\nspawn_any = false\nspawn_allowlist = ls\n"
+                               "[filesystem]\nread_only = /usr\n", "active");
+  auto same = test::resolved("[process]\nspawn_any = false\nspawn_allowlist = ls\n"
+                             "[filesystem]\nread_only = /usr\n", "same");
+  auto warn = test::resolved("[process]\nspawn_any = false\nspawn_allowlist = ls\n"
+                             "[filesystem]\nread_only = /usr\nenforcement = warn\n", "warn");
+  auto more = test::resolved("[process]\nspawn_any = false\nspawn_allowlist = ls\n"
+                             "[filesystem]\nread_only = /usr, /\n", "more");
+  auto prog = test::resolved("[process]\nspawn_any = false\nspawn_allowlist = ls, curl\n"
+                             "[filesystem]\nread_only = /usr\n", "prog");
+  CHECK(lash::policy::no_wider(*same, *active));
+  CHECK_FALSE(lash::policy::no_wider(*warn, *active));
+  CHECK_FALSE(lash::policy::no_wider(*more, *active));
+  CHECK_FALSE(lash::policy::no_wider(*prog, *active));
 }
