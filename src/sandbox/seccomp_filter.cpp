@@ -2,6 +2,7 @@
 // the child gets only the exported BPF instructions (examples.md §2.2).
 #include "sandbox/seccomp_filter.h"
 
+#include <sys/socket.h>
 #include <fcntl.h>
 #include <linux/audit.h>
 #include <linux/sched.h>
@@ -84,6 +85,12 @@ Result<void> add_rules(scmp_filter_ctx ctx, const SandboxPlan& plan) {
     scmp_arg_cmp c = SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffUL, req);
     if (auto r = rule(ctx, eperm, "ioctl", 1, &c); !r) return r;
   }
+
+  // vsock talks to the hypervisor and other VMs; no namespace confines it, so it would
+  // be a way out beside the session's network namespace and relay.
+  scmp_arg_cmp vsock = SCMP_A0(SCMP_CMP_EQ, AF_VSOCK);
+  if (auto r = rule(ctx, eperm, "socket", 1, &vsock); !r) return r;
+  if (auto r = rule(ctx, eperm, "socketpair", 1, &vsock); !r) return r;
 
   if (plan.deny_memfd_exec) {
     // An anonymous file is executable without any path Landlock could check.

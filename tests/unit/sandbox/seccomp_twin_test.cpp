@@ -22,6 +22,7 @@
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
@@ -223,6 +224,18 @@ TEST_CASE("seccomp twins: keys, bpf, perf, io_uring") {
     twin("io_uring_enter(bad fd)", Where::host, [] { return sys(SYS_io_uring_enter, -1, 0, 0, 0, 0); });
     twin("io_uring_register(bad fd)", Where::host, [] { return sys(SYS_io_uring_register, -1, 0, 0, 0); });
   }
+}
+
+TEST_CASE("seccomp twins: vsock sockets (a way to the hypervisor no namespace confines)") {
+  std::string plain = attempt(false, Where::host, [] { return sys(SYS_socket, AF_VSOCK, SOCK_STREAM | SOCK_CLOEXEC, 0); });
+  if (plain == "EAFNOSUPPORT") {
+    MESSAGE("SKIPPED socket(AF_VSOCK): this kernel has no vsock support (" << plain << " without the filter)");
+    CHECK(attempt(true, Where::host, [] { return sys(SYS_socket, AF_VSOCK, SOCK_STREAM | SOCK_CLOEXEC, 0); }) == "EPERM");
+    return;
+  }
+  twin("socket(AF_VSOCK)", Where::host, [] { return sys(SYS_socket, AF_VSOCK, SOCK_STREAM | SOCK_CLOEXEC, 0); });
+  // An IPv4 socket is untouched by the rule.
+  CHECK(attempt(true, Where::host, [] { return sys(SYS_socket, AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0); }) == "ok");
 }
 
 TEST_CASE("seccomp twins: modules, kexec, open_by_handle_at (root in the host's namespace)") {
