@@ -79,8 +79,13 @@ class Sandbox:
         # Tests may leave read-only directories behind; make them writable.
         for dirpath, dirnames, _ in os.walk(self.root):
             for d in dirnames:
+                path = os.path.join(dirpath, d)
+                # os.walk lists a symlink to a directory among the directories, and
+                # chmod follows it: a test's `ln -s /usr build` made /usr mode 0700.
+                if os.path.islink(path):
+                    continue
                 try:
-                    os.chmod(os.path.join(dirpath, d), 0o700)
+                    os.chmod(path, 0o700)
                 except OSError:
                     pass
         shutil.rmtree(self.root, ignore_errors=True)

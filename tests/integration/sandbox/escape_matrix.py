@@ -240,6 +240,8 @@ class Ctx:
             ipc_remove(kind, ident)
         for dirpath, dirnames, _ in os.walk(self.base):
             for d in dirnames:
+                if os.path.islink(os.path.join(dirpath, d)):
+                    continue  # chmod would follow it out of the tree
                 try:
                     os.chmod(os.path.join(dirpath, d), 0o700)
                 except OSError:
