@@ -179,33 +179,46 @@ struct Flow : Handler {
     sev = EPOLLOUT;
   }
 
-  // Classifies what the client sent so far (ports 80 and 443 are read first).
-  void sniff() {
-    std::string_view b(up.buf);
-    auto hello = scan_client_hello(b);
-    if (hello.kind == ClientHelloScan::need_more) return;
-    if (hello.kind == ClientHelloScan::malformed) return refuse();
-    if (hello.kind == ClientHelloScan::done) {
-      // No SNI, or an IP literal: only an IP rule allows it (the engine says so).
-      std::string claimed = hello.has_sni ? hello.sni : "";
-      if (hello.has_sni && !hello.sni_ok) return refuse();
-      if (!decide(claimed)) return refuse();
-      mode = Mode::tls_checked;
-      up.ok = up.pending();
-      return start_connect();
-    }
-    Looks h = looks_like_http(b);
-    if (h == Looks::maybe) return;
-    if (h == Looks::yes) {
-      mode = Mode::http;
-      check_http();
-      if (!dead) start_connect();
-      return;
-    }
-    if (!decide("")) return refuse();
+  // A flow whose name cannot be checked (no request line, no SNI): only an IP/CIDR
+  // rule allows it. The address alone is passed as the host, so a name lash's DNS
+  // resolved to it does not count.
+  bool decide_by_address() {
+    policy::NetConnect nc{ip, ip, port, ""};
+    return g->cfg.allowed(nc);
+  }
+
+  void relay_unchecked() {
+    if (!decide_by_address()) return refuse();
     mode = Mode::opaque;
     up.ok = up.pending();
     start_connect();
+  }
+
+  // Classifies what the client sent so far: port 443 must open with a TLS ClientHello,
+  // port 80 with an HTTP/1 request line; anything else goes only by an IP rule.
+  void sniff() {
+    std::string_view b(up.buf);
+    if (port == 443) {
+      auto hello = scan_client_hello(b);
+      if (hello.kind == ClientHelloScan::need_more) return;
+      if (hello.kind == ClientHelloScan::malformed) return refuse();
+      if (hello.kind == ClientHelloScan::done) {
+        // No SNI, or an IP literal: only an IP rule allows it (the engine says so).
+        std::string claimed = hello.has_sni ? hello.sni : "";
+        if (hello.has_sni && !hello.sni_ok) return refuse();
+        if (!decide(claimed)) return refuse();
+        mode = Mode::tls_checked;
+        up.ok = up.pending();
+        return start_connect();
+      }
+      return relay_unchecked();
+    }
+    Looks h = looks_like_http(b);
+    if (h == Looks::maybe) return;
+    if (h == Looks::no) return relay_unchecked();
+    mode = Mode::http;
+    check_http();
+    if (!dead) start_connect();
   }
 
   void check_http() {

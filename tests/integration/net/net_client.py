@@ -70,6 +70,21 @@ def echo(target, port, data):
     return got.decode()
 
 
+def raw(target, port, hexbytes):
+    """Sends the bytes HEXBYTES as they are, half-closes, and reports the first line back."""
+    ip = target if target[0].isdigit() else addr_of(target, socket.AF_INET)
+    s = socket.create_connection((ip, int(port)), timeout=10)
+    s.sendall(bytes.fromhex(hexbytes))
+    s.shutdown(socket.SHUT_WR)
+    got = b""
+    while True:
+        d = s.recv(65536)
+        if not d:
+            break
+        got += d
+    return "reply=%s" % got.split(b"\r\n")[0].decode("latin-1") if got else "closed"
+
+
 def bulk(target, mib):
     import hashlib
     import os
@@ -188,6 +203,8 @@ def main():
             print(https(addr_of(args[1], socket.AF_INET), args[2]))
         elif case == "http":
             print(http(args[0], *args[1:]))
+        elif case == "raw":
+            print(raw(*args))
         elif case == "echo":
             print(echo(*args))
         elif case == "bulk":

@@ -124,7 +124,9 @@ def inner(args):
 
     env.profile("net")
     env.profile("netwarn", "enforcement = warn")
-    env.profile("netips", "allow_hosts = allowed.test, 10.200.0.0/16")
+    ips = env.profile("netips")
+    with open(ips, "w") as f:  # the same profile with an IP rule added
+        f.write(PROFILE.format(extra="").replace("second.test", "second.test, 10.200.0.0/16"))
     env.profile("open", "raw")
     with open(os.path.join(env.home, "profiles", "open.profile"), "w") as f:
         f.write("[profile]\ndescription = open\n\n[process]\nspawn_any = true\n\n"
@@ -198,6 +200,24 @@ def inner(args):
            env.run("net", "http", "allowed.test", "allowed.test", "other.test"),
            lambda o: o.startswith("host=allowed.test ") and "other" not in o and o != "host=allowed.test host=allowed.test",
            log_lacks="host=other.test")
+    # Port 80 takes only a well-formed request line (F4): what a server might read as a
+    # request the relay did not check is refused, unless an IP rule allows the address.
+    def hx(b):
+        return b.hex()
+    expect("raw well-formed request to an allowed name relayed",
+           env.run("net", "raw", "second.test", "80", hx(b"GET / HTTP/1.1\r\nHost: second.test\r\n\r\n")),
+           "reply=HTTP/1.1 200 OK", log_has="http 198.51.100.10 host=second.test")
+    for what, data in (("leading empty line", b"\r\nGET / HTTP/1.1\r\nHost: exfil.test\r\n\r\n"),
+                       ("leading space", b" GET / HTTP/1.1\r\nHost: exfil.test\r\n\r\n"),
+                       ("lower-case method", b"get / HTTP/1.1\r\nHost: exfil.test\r\n\r\n"),
+                       ("no request line", b"XYZ\r\nHost: exfil.test\r\n\r\n"),
+                       ("two spaces", b"GET  / HTTP/1.1\r\nHost: exfil.test\r\n\r\n"),
+                       ("HTTP/2 version", b"GET / HTTP/2.0\r\nHost: exfil.test\r\n\r\n"),
+                       ("bare LF hiding a second Host",
+                        b"GET / HTTP/1.1\r\nHost: allowed.test\r\nX: a\nHost: exfil.test\r\n\r\n"),
+                       ("TLS on port 80", bytes.fromhex("160301000501") + b"Host: exfil.test\r\n\r\n")):
+        expect("port 80, %s, to an allowed name's address refused" % what,
+               env.run("net", "raw", "allowed.test", "80", hx(data)), refused, log_lacks="host=exfil.test")
     # Ports and half-close.
     expect("allowed non-HTTP port with half-close", env.run("net", "echo", "allowed.test", "7000", "ping"),
            "echo:ping", log_has="echo 198.51.100.10 got=b'ping'")
@@ -225,6 +245,10 @@ def inner(args):
            lambda o: refused(o) or o.startswith("nxdomain") or o == "closed", log_lacks="http 10.200.0.1")
     expect("the host's loopback is not the session's", env.run("net", "http", "127.0.0.1", "allowed.test"),
            lambda o: refused(o) or o == "closed", log_lacks="http 127.0.0.1")
+    # (after the row above: it proves 10.200.0.1 was not reached before)
+    expect("port 80 without a request line, allowed by an IP rule",
+           env.run("netips", "raw", "10.200.0.1", "80", hx(b"get / HTTP/1.1\r\nHost: iprule.test\r\n\r\n")),
+           "reply=HTTP/1.1 200 OK", log_has="http 10.200.0.1 host=iprule.test")
     # warn: would deny, relayed, recorded.
     expect("warn relays what enforce refuses", env.run("netwarn", "https", "198.51.100.20", "other.test"),
            "sni=other.test", log_has="tls 198.51.100.20 sni=other.test")
