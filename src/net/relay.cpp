@@ -194,6 +194,21 @@ struct Flow : Handler {
     start_connect();
   }
 
+  void relay_unchecked_tls() {
+    if (!decide_by_address()) return refuse();
+    mode = Mode::tls_checked;
+    up.ok = up.pending();
+    start_connect();
+  }
+
+  static bool is_ip_literal(const std::string& s) {
+    in6_addr a6{};
+    in_addr a4{};
+    std::string h = s;
+    if (h.size() > 2 && h.front() == '[' && h.back() == ']') h = h.substr(1, h.size() - 2);
+    return inet_pton(AF_INET, h.c_str(), &a4) == 1 || inet_pton(AF_INET6, h.c_str(), &a6) == 1;
+  }
+
   // Classifies what the client sent so far: port 443 must open with a TLS ClientHello,
   // port 80 with an HTTP/1 request line; anything else goes only by an IP rule.
   void sniff() {
@@ -203,15 +218,17 @@ struct Flow : Handler {
       if (hello.kind == ClientHelloScan::need_more) return;
       if (hello.kind == ClientHelloScan::malformed) return refuse();
       if (hello.kind == ClientHelloScan::done) {
-        // No SNI, or an IP literal: only an IP rule allows it (the engine says so).
-        std::string claimed = hello.has_sni ? hello.sni : "";
         if (hello.has_sni && !hello.sni_ok) return refuse();
-        if (!decide(claimed)) return refuse();
+        // No SNI, or an IP literal as SNI: no name to check, so only an IP rule allows
+        // it (a name lash's DNS gave this address must not stand in for the SNI).
+        if (!hello.has_sni || is_ip_literal(hello.sni)) return relay_unchecked_tls();
+        // Otherwise the SNI must be one of the names this address was resolved for.
+        if (!decide(hello.sni)) return refuse();
         mode = Mode::tls_checked;
         up.ok = up.pending();
         return start_connect();
       }
-      return relay_unchecked();
+      return relay_unchecked();  // not a handshake record first: SSH, app data, CCS...
     }
     Looks h = looks_like_http(b);
     if (h == Looks::maybe) return;

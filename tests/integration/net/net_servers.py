@@ -223,6 +223,7 @@ def start_all(cert, key, dns_addr):
         _loop(_listen(socket.AF_INET6, addr, 443), tls_handler_for(ctx))
     # A private service behind a name (inside.test) and on the host's loopback.
     _loop(_listen(socket.AF_INET, "10.200.0.1", 80), http_handler)
+    _loop(_listen(socket.AF_INET, "10.200.0.1", 443), tls_handler_for(ctx))
     _loop(_listen(socket.AF_INET, "127.0.0.1", 80), http_handler)
     # A foreign resolver the session must not reach directly.
     u = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)

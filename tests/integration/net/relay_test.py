@@ -180,6 +180,17 @@ def inner(args):
            "sni=allowed.test", log_has="tls 198.51.100.10 sni=allowed.test")
     expect("https allowed name (v6)", env.run("net", "https6", "allowed.test", "allowed.test"),
            "sni=allowed.test", log_has="tls 2001:db8::10 sni=allowed.test")
+    # Port 443 takes only a handshake record carrying a ClientHello with one host_name
+    # (F5): no SNI, another protocol or another record first go only by an IP rule.
+    expect("https without SNI to an allowed name's address refused",
+           env.run("net", "https", "allowed.test", ""), refused, log_lacks="sni=None")
+    for what, data in (("SSH banner", b"SSH-2.0-OpenSSH_9.6\r\n"),
+                       ("application data record first", bytes.fromhex("1703030005") + b"hello"),
+                       ("change-cipher-spec record first", bytes.fromhex("140303000101") + b"SSH-2.0-x\r\n"),
+                       ("plain HTTP", b"GET / HTTP/1.1\r\nHost: allowed.test\r\n\r\n")):
+        expect("port 443, %s, to an allowed name's address refused" % what,
+               env.run("net", "raw", "allowed.test", "443", data.hex()), refused,
+               log_lacks="tls 198.51.100.10 handshake-failed")
     expect("https IP literal of allowed host (no DNS) refused",
            env.run("net", "https", "198.51.100.10", "allowed.test"), refused)
     expect("https IP literal of refused host refused", env.run("net", "https", "198.51.100.20", "other.test"),
@@ -249,6 +260,8 @@ def inner(args):
     expect("port 80 without a request line, allowed by an IP rule",
            env.run("netips", "raw", "10.200.0.1", "80", hx(b"get / HTTP/1.1\r\nHost: iprule.test\r\n\r\n")),
            "reply=HTTP/1.1 200 OK", log_has="http 10.200.0.1 host=iprule.test")
+    expect("https without SNI, allowed by an IP rule", env.run("netips", "https", "10.200.0.1", ""),
+           "sni=None", log_has="tls 10.200.0.1 sni=None")
     # warn: would deny, relayed, recorded.
     expect("warn relays what enforce refuses", env.run("netwarn", "https", "198.51.100.20", "other.test"),
            "sni=other.test", log_has="tls 198.51.100.20 sni=other.test")
