@@ -7,6 +7,7 @@
 #include <netinet/tcp.h>
 #include <signal.h>
 #include <sys/epoll.h>
+#include <sys/random.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -430,7 +431,8 @@ struct DnsTcpConn;
 // One query forwarded to the host's resolver.
 struct Upstream : Handler {
   int fd = -1;
-  std::string query;
+  std::string query;   // the client's, as it came
+  std::string sent;    // the one lash built and sent upstream
   DnsQuery q;
   int64_t deadline = 0;
   // Where the answer goes: a datagram to CLIENT through LISTENER, or a TCP connection.
@@ -452,9 +454,14 @@ struct Upstream : Handler {
     std::string reply = n > 0 ? std::string(buf, size_t(n)) : dns_servfail(query, q);
     if (n > 0) {
       auto a = parse_dns_answer(reply);
+      auto back = dns_reply_for_client(reply, sent, query, q);
       // An answer to another question (or none) is not passed on.
-      if (!a || a->id != q.id || a->question != q.name) reply = dns_servfail(query, q);
-      else g->learn(q.name, a->addrs);
+      if (!a || !back || a->question != q.name || a->qtype != q.qtype) {
+        reply = dns_servfail(query, q);
+      } else {
+        g->learn(q.name, a->addrs);
+        reply = std::move(*back);
+      }
     }
     answer(reply);
     g->kill(this);
@@ -543,10 +550,14 @@ std::string handle_query(std::unique_ptr<Upstream> u) {
   if (!q->name_ok || !g->cfg.dns_allowed(q->name)) return dns_refusal(u->query, *q, true);
   if (g->cfg.resolvers.empty()) return dns_servfail(u->query, *q);
   const sockaddr_storage& r = g->cfg.resolvers.front();
+  // A fresh query from the parsed question: the client's packet never leaves as it is.
+  uint16_t id = 0;
+  if (getrandom(&id, sizeof id, 0) != ssize_t(sizeof id)) return dns_servfail(u->query, *q);
+  u->sent = dns_upstream_query(*q, id);
   u->fd = socket(r.ss_family, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
   socklen_t rl = r.ss_family == AF_INET ? sizeof(sockaddr_in) : sizeof(sockaddr_in6);
   if (u->fd < 0 || connect(u->fd, reinterpret_cast<const sockaddr*>(&r), rl) != 0 ||
-      send(u->fd, u->query.data(), u->query.size(), 0) != ssize_t(u->query.size()))
+      send(u->fd, u->sent.data(), u->sent.size(), 0) != ssize_t(u->sent.size()))
     return dns_servfail(u->query, *q);
   u->deadline = now_ms() + kDnsTimeoutMs;
   Upstream* raw = u.release();

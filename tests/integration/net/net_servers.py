@@ -57,6 +57,7 @@ def _qname(msg):
 def dns_answer(msg):
     name, qtype, end = _qname(msg)
     LOG.add("dns %s %d" % (name, qtype))
+    LOG.add("dns-raw %r" % msg)  # every byte that reached the resolver
     rec = ZONE.get(name)
     answers = b""
     count = 0

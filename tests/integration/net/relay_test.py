@@ -249,6 +249,16 @@ def inner(args):
            log_lacks="foreign-dns")
     expect("HTTPS records get NODATA", env.run("net", "dns_udp", "127.0.0.53", "allowed.test", "65"),
            "rcode=0 answers=0", log_lacks="dns allowed.test 65")
+    # The resolver gets a query lash built from the question alone (F3): not the
+    # client's ID, letter case, EDNS options or extra records.
+    for proto in ("", "tcp"):
+        expect("DNS %s query smuggling data: answered, only the question left" % (proto or "udp"),
+               env.run("net", "dns_smuggle", "127.0.0.53", "AlLoWeD.test", proto),
+               "rcode=0 answers=1 id=same question=same", log_has="dns-raw b")
+        leaked = [l for l in srv.LOG.text().splitlines()
+                  if l.startswith("dns-raw") and ("exfil" in l or "AlLoWeD" in l or l.startswith("dns-raw b'BB"))]
+        expect("DNS %s: nothing but the question reached the resolver" % (proto or "udp"), ("", ""),
+               lambda o: not leaked)
     expect("DNS over TCP allowed", env.run("net", "dns_tcp", "127.0.0.53", "allowed.test"), "rcode=0 answers=1")
     expect("DNS over TCP refused name", env.run("net", "dns_tcp", "127.0.0.53", "other.test"), "rcode=3 answers=0")
     # Internal addresses behind a name, unless listed by IP.
