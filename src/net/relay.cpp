@@ -2,6 +2,7 @@
 
 #include <arpa/inet.h>
 #include <fcntl.h>
+#include <ifaddrs.h>
 #include <linux/netfilter_ipv4.h>
 #include <linux/netfilter_ipv6/ip6_tables.h>
 #include <netinet/tcp.h>
@@ -81,6 +82,7 @@ struct Relay {
   int ep = -1;
   std::unordered_map<std::string, std::vector<std::string>> names;  // ip -> names
   std::unordered_set<Handler*> live;
+  std::unordered_set<std::string> host_addrs;  // this host's own, from cfg
   std::vector<Handler*> dead;
   int reserve = -1;  // a spare fd, given up to shed a connection when out of fds
 
@@ -123,9 +125,10 @@ struct Relay {
   }
   // The name lash's DNS gave IP for: CLAIMED when it is one of them, else the first;
   // the IP literal itself when none (then only an IP rule can allow the flow), and
-  // always for an internal address (a name must not lead into the host's services).
+  // always for an internal address or one of this host's own (a name must not lead
+  // into the host's services).
   std::string bound(const std::string& ip, const std::string& claimed) const {
-    if (is_internal_address(ip)) return ip;
+    if (is_internal_address(ip) || host_addrs.count(ip)) return ip;
     auto it = names.find(ip);
     if (it == names.end() || it->second.empty()) return ip;
     std::string c = policy::normalize_host(claimed);
@@ -710,10 +713,26 @@ bool is_internal_address(const std::string& ip) {
   return internal.match_ip(ip);
 }
 
+std::vector<std::string> read_host_addresses() {
+  std::vector<std::string> out;
+  ifaddrs* list = nullptr;
+  if (getifaddrs(&list) != 0) return out;
+  for (ifaddrs* i = list; i; i = i->ifa_next) {
+    if (!i->ifa_addr || (i->ifa_addr->sa_family != AF_INET && i->ifa_addr->sa_family != AF_INET6)) continue;
+    sockaddr_storage ss{};
+    memcpy(&ss, i->ifa_addr, i->ifa_addr->sa_family == AF_INET ? sizeof(sockaddr_in) : sizeof(sockaddr_in6));
+    std::string ip = ip_text(ss, nullptr);
+    if (!ip.empty()) out.push_back(ip);
+  }
+  freeifaddrs(list);
+  return out;
+}
+
 void run_relay(RelayConfig cfg) {
   signal(SIGPIPE, SIG_IGN);
   Relay relay;
   relay.cfg = std::move(cfg);
+  relay.host_addrs.insert(relay.cfg.host_addresses.begin(), relay.cfg.host_addresses.end());
   g = &relay;
   relay.ep = epoll_create1(EPOLL_CLOEXEC);
   if (relay.ep < 0) _exit(111);

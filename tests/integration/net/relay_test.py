@@ -103,12 +103,38 @@ class Env:
 
 
 def inner(args):
+    # This namespace is "the host": its DNS server, a service on loopback and one on its
+    # own interface address (192.0.2.1). The zone's servers live in a second namespace
+    # behind a veth pair, so their addresses are not the host's own.
     sh("ip", "link", "set", "lo", "up")
+    sh("ip", "addr", "add", "127.0.0.53/32", "dev", "lo")
+    holder = subprocess.Popen(["unshare", "--net", "sleep", "100000"])
+    import atexit
+    atexit.register(holder.kill)  # it holds the servers' namespace; nothing else does
+    for _ in range(100):
+        if os.readlink("/proc/%d/ns/net" % holder.pid) != os.readlink("/proc/self/ns/net"):
+            break
+        time.sleep(0.02)
+    server_ns = "/proc/%d/ns/net" % holder.pid
+    inside = ["nsenter", "--net=" + server_ns]
+    sh("ip", "link", "add", "vhost", "type", "veth", "peer", "name", "vsrv", "netns", str(holder.pid))
+    sh("ip", "addr", "add", "192.0.2.1/24", "dev", "vhost")
+    sh("ip", "-6", "addr", "add", "2001:db8:ffff::1/64", "dev", "vhost", "nodad")
+    sh("ip", "link", "set", "vhost", "up")
+    sh(*inside, "ip", "link", "set", "lo", "up")
+    sh(*inside, "ip", "addr", "add", "192.0.2.2/24", "dev", "vsrv")
+    sh(*inside, "ip", "-6", "addr", "add", "2001:db8:ffff::2/64", "dev", "vsrv", "nodad")
+    sh(*inside, "ip", "link", "set", "vsrv", "up")
     for a in ("198.51.100.10", "198.51.100.11", "198.51.100.12", "198.51.100.13", "198.51.100.20",
-              "198.51.100.53", "10.200.0.1", "127.0.0.53"):
-        sh("ip", "addr", "add", a + "/32", "dev", "lo")
+              "198.51.100.53", "10.200.0.1"):
+        sh(*inside, "ip", "addr", "add", a + "/32", "dev", "lo")
     for a in ("2001:db8::10", "2001:db8::20"):
-        sh("ip", "-6", "addr", "add", a + "/128", "dev", "lo", "nodad")
+        sh(*inside, "ip", "-6", "addr", "add", a + "/128", "dev", "lo", "nodad")
+    sh(*inside, "ip", "route", "add", "default", "via", "192.0.2.1")
+    sh(*inside, "ip", "-6", "route", "add", "default", "via", "2001:db8:ffff::1")
+    sh("ip", "route", "add", "198.51.100.0/24", "via", "192.0.2.2")
+    sh("ip", "route", "add", "10.200.0.0/16", "via", "192.0.2.2")
+    sh("ip", "-6", "route", "add", "2001:db8::/64", "via", "2001:db8:ffff::2")
     env = Env(args)
     resolv = os.path.join(env.base, "resolv.conf")
     with open(resolv, "w") as f:
@@ -119,14 +145,14 @@ def inner(args):
                     "-days", "2", "-subj", "/CN=allowed.test"], check=True, capture_output=True)
     sys.path.insert(0, HERE)
     import net_servers as srv  # noqa: E402 - after the namespace exists
-    srv.start_all(cert, key, "127.0.0.53")
+    srv.start_all(cert, key, "127.0.0.53", server_ns)
     time.sleep(0.2)
 
     env.profile("net")
     env.profile("netwarn", "enforcement = warn")
     ips = env.profile("netips")
     with open(ips, "w") as f:  # the same profile with an IP rule added
-        f.write(PROFILE.format(extra="").replace("second.test", "second.test, 10.200.0.0/16"))
+        f.write(PROFILE.format(extra="").replace("second.test", "second.test, 10.200.0.0/16, 192.0.2.1"))
     env.profile("open", "raw")
     with open(os.path.join(env.home, "profiles", "open.profile"), "w") as f:
         f.write("[profile]\ndescription = open\n\n[process]\nspawn_any = true\n\n"
@@ -270,6 +296,12 @@ def inner(args):
     expect("port 80 without a request line, allowed by an IP rule",
            env.run("netips", "raw", "10.200.0.1", "80", hx(b"get / HTTP/1.1\r\nHost: iprule.test\r\n\r\n")),
            "reply=HTTP/1.1 200 OK", log_has="http 10.200.0.1 host=iprule.test")
+    # This host's own interface address behind an allowed name (F6), unless an IP rule.
+    expect("a name leading to this host's own address refused",
+           env.run("net", "http", "self.wild.test", "self.wild.test"), refused, log_lacks="http 192.0.2.1")
+    expect("this host's own address allowed by an IP rule",
+           env.run("netips", "http", "192.0.2.1", "self.wild.test"), "host=self.wild.test",
+           log_has="http 192.0.2.1 host=self.wild.test")
     expect("https without SNI, allowed by an IP rule", env.run("netips", "https", "10.200.0.1", ""),
            "sni=None", log_has="tls 10.200.0.1 sni=None")
     # warn: would deny, relayed, recorded.
