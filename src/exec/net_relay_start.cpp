@@ -10,6 +10,7 @@ Result<void> start_network_relay(Session& s, std::shared_ptr<const policy::Resol
   if (!s.sandbox) return {};
   // Read now: the relay has no filesystem access once confined.
   auto resolvers = net::read_resolvers();
+  auto host_addresses = net::read_host_addresses();
   return s.sandbox->start_relay([&](std::vector<sandbox::RelayListener>& ls) {
     auto engine = std::make_shared<policy::Engine>(profile);
     net::RelayConfig cfg;
@@ -21,6 +22,7 @@ Result<void> start_network_relay(Session& s, std::shared_ptr<const policy::Resol
     }
     cfg.nat = s.sandbox->prepared().net_mode == sandbox::NetInterception::nftables;
     cfg.resolvers = resolvers;
+    cfg.host_addresses = host_addresses;
     uint16_t some_port = 443;
     for (const auto& r : profile->values.allow_ports.value) {
       some_port = r.lo;

@@ -76,6 +76,7 @@ std::optional<DnsQuery> parse_dns_query(std::string_view m) {
   q.qclass = be16(m, *end + 2);
   q.question_end = *end + 4;
   if (q.name.empty() || q.name.size() > 253) q.name_ok = false;
+  q.edns = be16(m, 10) != 0;
   return q;
 }
 
@@ -84,6 +85,48 @@ std::string dns_refusal(std::string_view msg, const DnsQuery& q, bool nxdomain) 
 }
 
 std::string dns_servfail(std::string_view msg, const DnsQuery& q) { return reply_head(msg, q, 2); }
+
+std::string dns_upstream_query(const DnsQuery& q, uint16_t id) {
+  std::string m;
+  // ID, flags RD only, QDCOUNT 1, AN/NS 0, AR 1 with EDNS.
+  m += char(id >> 8);
+  m += char(id & 0xff);
+  m += std::string("\x01\x00\x00\x01\x00\x00\x00\x00\x00", 9);
+  m += char(q.edns ? 1 : 0);
+  size_t start = 0;
+  while (start <= q.name.size()) {
+    size_t dot = q.name.find('.', start);
+    if (dot == std::string::npos) dot = q.name.size();
+    m += char(dot - start);
+    m += q.name.substr(start, dot - start);
+    start = dot + 1;
+  }
+  m += '\0';
+  m += char(q.qtype >> 8);
+  m += char(q.qtype & 0xff);
+  m += char(q.qclass >> 8);
+  m += char(q.qclass & 0xff);
+  // OPT: root owner, type 41, UDP payload 1232, no extended flags, no options.
+  if (q.edns) m += std::string("\x00\x00\x29\x04\xd0\x00\x00\x00\x00\x00\x00", 11);
+  return m;
+}
+
+std::optional<std::string> dns_reply_for_client(std::string_view reply, std::string_view upstream_query,
+                                                std::string_view client_query, const DnsQuery& q) {
+  size_t qlen = q.question_end - 12;  // the same name, so the same length upstream
+  if (reply.size() < 12 + qlen || upstream_query.size() < 12 + qlen || client_query.size() < q.question_end)
+    return std::nullopt;
+  if (reply.substr(0, 2) != upstream_query.substr(0, 2)) return std::nullopt;
+  for (size_t i = 12; i < 12 + qlen; ++i) {
+    char c = reply[i];
+    if (c >= 'A' && c <= 'Z') c = char(c - 'A' + 'a');
+    if (c != upstream_query[i]) return std::nullopt;
+  }
+  std::string out(reply);
+  out.replace(0, 2, client_query.substr(0, 2));
+  out.replace(12, qlen, client_query.substr(12, qlen));
+  return out;
+}
 
 std::optional<DnsAnswer> parse_dns_answer(std::string_view m) {
   if (m.size() < 12) return std::nullopt;

@@ -70,11 +70,30 @@ size_t head_end(std::string_view s) {
 
 }  // namespace
 
+// Strict on purpose: servers skip leading empty lines, accept lower-case methods or
+// tolerate stray spaces, so anything looser than the RFC 9112 request line could be
+// read by the server as a request the relay never checked.
 Looks looks_like_http(std::string_view s) {
+  auto more = [&](size_t i) { return i >= s.size(); };
   size_t i = 0;
-  while (i < s.size() && i < 20 && s[i] >= 'A' && s[i] <= 'Z') ++i;
-  if (i == s.size()) return i < 20 ? Looks::maybe : Looks::no;
-  return (i > 0 && s[i] == ' ') ? Looks::yes : Looks::no;
+  while (i < s.size() && i < 32 && tchar(s[i]) && !(s[i] >= 'a' && s[i] <= 'z')) ++i;
+  if (more(i)) return i < 32 ? Looks::maybe : Looks::no;
+  if (i == 0 || s[i] != ' ') return Looks::no;
+  size_t t = ++i;
+  while (i < s.size() && i - t < kMaxHttpHead && s[i] > ' ' && s[i] < 0x7f) ++i;
+  if (more(i)) return i - t < kMaxHttpHead ? Looks::maybe : Looks::no;
+  if (i == t || s[i] != ' ') return Looks::no;
+  ++i;
+  for (char want : std::string_view("HTTP/1.")) {
+    if (more(i)) return Looks::maybe;
+    if (s[i++] != want) return Looks::no;
+  }
+  if (more(i)) return Looks::maybe;
+  if (s[i] != '0' && s[i] != '1') return Looks::no;
+  if (more(++i)) return Looks::maybe;
+  if (s[i] != '\r') return Looks::no;
+  if (more(++i)) return Looks::maybe;
+  return s[i] == '\n' ? Looks::yes : Looks::no;
 }
 
 HttpHead parse_http_head(std::string_view head) {
@@ -119,6 +138,10 @@ HttpHead parse_http_head(std::string_view head) {
       if (!tchar(c)) return h;  // also refuses obsolete line folding and "Host :"
     std::string key = lower(name);
     std::string_view value = trim(f.substr(colon + 1));
+    // A bare CR or LF ends a line for many servers: a field hiding one could carry a
+    // second Host the relay never saw. Control bytes other than TAB are refused.
+    for (char c : value)
+      if ((uint8_t(c) < 0x20 && c != '\t') || c == 0x7f) return h;
     if (key == "host") {
       ++hosts;
       host = host_of_authority(value);

@@ -24,8 +24,9 @@ struct HttpStep {
   std::string host;  // lowercase, port and trailing dot removed
 };
 
-// Is this the start of an HTTP/1.x request (a method token and a space)? `maybe` when
-// too few bytes arrived to tell.
+// Is this a well-formed HTTP/1.x request line (RFC 9112: a method of upper-case
+// tchar, one SP, a target of visible ASCII, one SP, HTTP/1.0 or HTTP/1.1, CRLF)?
+// Leading empty lines are not skipped. `maybe` when too few bytes arrived to tell.
 enum class Looks { yes, no, maybe };
 Looks looks_like_http(std::string_view start);
 

@@ -2,11 +2,13 @@
 
 #include <arpa/inet.h>
 #include <fcntl.h>
+#include <ifaddrs.h>
 #include <linux/netfilter_ipv4.h>
 #include <linux/netfilter_ipv6/ip6_tables.h>
 #include <netinet/tcp.h>
 #include <signal.h>
 #include <sys/epoll.h>
+#include <sys/random.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -80,6 +82,7 @@ struct Relay {
   int ep = -1;
   std::unordered_map<std::string, std::vector<std::string>> names;  // ip -> names
   std::unordered_set<Handler*> live;
+  std::unordered_set<std::string> host_addrs;  // this host's own, from cfg
   std::vector<Handler*> dead;
   int reserve = -1;  // a spare fd, given up to shed a connection when out of fds
 
@@ -122,9 +125,10 @@ struct Relay {
   }
   // The name lash's DNS gave IP for: CLAIMED when it is one of them, else the first;
   // the IP literal itself when none (then only an IP rule can allow the flow), and
-  // always for an internal address (a name must not lead into the host's services).
+  // always for an internal address or one of this host's own (a name must not lead
+  // into the host's services).
   std::string bound(const std::string& ip, const std::string& claimed) const {
-    if (is_internal_address(ip)) return ip;
+    if (is_internal_address(ip) || host_addrs.count(ip)) return ip;
     auto it = names.find(ip);
     if (it == names.end() || it->second.empty()) return ip;
     std::string c = policy::normalize_host(claimed);
@@ -179,33 +183,63 @@ struct Flow : Handler {
     sev = EPOLLOUT;
   }
 
-  // Classifies what the client sent so far (ports 80 and 443 are read first).
-  void sniff() {
-    std::string_view b(up.buf);
-    auto hello = scan_client_hello(b);
-    if (hello.kind == ClientHelloScan::need_more) return;
-    if (hello.kind == ClientHelloScan::malformed) return refuse();
-    if (hello.kind == ClientHelloScan::done) {
-      // No SNI, or an IP literal: only an IP rule allows it (the engine says so).
-      std::string claimed = hello.has_sni ? hello.sni : "";
-      if (hello.has_sni && !hello.sni_ok) return refuse();
-      if (!decide(claimed)) return refuse();
-      mode = Mode::tls_checked;
-      up.ok = up.pending();
-      return start_connect();
-    }
-    Looks h = looks_like_http(b);
-    if (h == Looks::maybe) return;
-    if (h == Looks::yes) {
-      mode = Mode::http;
-      check_http();
-      if (!dead) start_connect();
-      return;
-    }
-    if (!decide("")) return refuse();
+  // A flow whose name cannot be checked (no request line, no SNI): only an IP/CIDR
+  // rule allows it. The address alone is passed as the host, so a name lash's DNS
+  // resolved to it does not count.
+  bool decide_by_address() {
+    policy::NetConnect nc{ip, ip, port, ""};
+    return g->cfg.allowed(nc);
+  }
+
+  void relay_unchecked() {
+    if (!decide_by_address()) return refuse();
     mode = Mode::opaque;
     up.ok = up.pending();
     start_connect();
+  }
+
+  void relay_unchecked_tls() {
+    if (!decide_by_address()) return refuse();
+    mode = Mode::tls_checked;
+    up.ok = up.pending();
+    start_connect();
+  }
+
+  static bool is_ip_literal(const std::string& s) {
+    in6_addr a6{};
+    in_addr a4{};
+    std::string h = s;
+    if (h.size() > 2 && h.front() == '[' && h.back() == ']') h = h.substr(1, h.size() - 2);
+    return inet_pton(AF_INET, h.c_str(), &a4) == 1 || inet_pton(AF_INET6, h.c_str(), &a6) == 1;
+  }
+
+  // Classifies what the client sent so far: port 443 must open with a TLS ClientHello,
+  // port 80 with an HTTP/1 request line; anything else goes only by an IP rule.
+  void sniff() {
+    std::string_view b(up.buf);
+    if (port == 443) {
+      auto hello = scan_client_hello(b);
+      if (hello.kind == ClientHelloScan::need_more) return;
+      if (hello.kind == ClientHelloScan::malformed) return refuse();
+      if (hello.kind == ClientHelloScan::done) {
+        if (hello.has_sni && !hello.sni_ok) return refuse();
+        // No SNI, or an IP literal as SNI: no name to check, so only an IP rule allows
+        // it (a name lash's DNS gave this address must not stand in for the SNI).
+        if (!hello.has_sni || is_ip_literal(hello.sni)) return relay_unchecked_tls();
+        // Otherwise the SNI must be one of the names this address was resolved for.
+        if (!decide(hello.sni)) return refuse();
+        mode = Mode::tls_checked;
+        up.ok = up.pending();
+        return start_connect();
+      }
+      return relay_unchecked();  // not a handshake record first: SSH, app data, CCS...
+    }
+    Looks h = looks_like_http(b);
+    if (h == Looks::maybe) return;
+    if (h == Looks::no) return relay_unchecked();
+    mode = Mode::http;
+    check_http();
+    if (!dead) start_connect();
   }
 
   void check_http() {
@@ -400,7 +434,8 @@ struct DnsTcpConn;
 // One query forwarded to the host's resolver.
 struct Upstream : Handler {
   int fd = -1;
-  std::string query;
+  std::string query;   // the client's, as it came
+  std::string sent;    // the one lash built and sent upstream
   DnsQuery q;
   int64_t deadline = 0;
   // Where the answer goes: a datagram to CLIENT through LISTENER, or a TCP connection.
@@ -422,9 +457,14 @@ struct Upstream : Handler {
     std::string reply = n > 0 ? std::string(buf, size_t(n)) : dns_servfail(query, q);
     if (n > 0) {
       auto a = parse_dns_answer(reply);
+      auto back = dns_reply_for_client(reply, sent, query, q);
       // An answer to another question (or none) is not passed on.
-      if (!a || a->id != q.id || a->question != q.name) reply = dns_servfail(query, q);
-      else g->learn(q.name, a->addrs);
+      if (!a || !back || a->question != q.name || a->qtype != q.qtype) {
+        reply = dns_servfail(query, q);
+      } else {
+        g->learn(q.name, a->addrs);
+        reply = std::move(*back);
+      }
     }
     answer(reply);
     g->kill(this);
@@ -513,10 +553,14 @@ std::string handle_query(std::unique_ptr<Upstream> u) {
   if (!q->name_ok || !g->cfg.dns_allowed(q->name)) return dns_refusal(u->query, *q, true);
   if (g->cfg.resolvers.empty()) return dns_servfail(u->query, *q);
   const sockaddr_storage& r = g->cfg.resolvers.front();
+  // A fresh query from the parsed question: the client's packet never leaves as it is.
+  uint16_t id = 0;
+  if (getrandom(&id, sizeof id, 0) != ssize_t(sizeof id)) return dns_servfail(u->query, *q);
+  u->sent = dns_upstream_query(*q, id);
   u->fd = socket(r.ss_family, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
   socklen_t rl = r.ss_family == AF_INET ? sizeof(sockaddr_in) : sizeof(sockaddr_in6);
   if (u->fd < 0 || connect(u->fd, reinterpret_cast<const sockaddr*>(&r), rl) != 0 ||
-      send(u->fd, u->query.data(), u->query.size(), 0) != ssize_t(u->query.size()))
+      send(u->fd, u->sent.data(), u->sent.size(), 0) != ssize_t(u->sent.size()))
     return dns_servfail(u->query, *q);
   u->deadline = now_ms() + kDnsTimeoutMs;
   Upstream* raw = u.release();
@@ -669,10 +713,26 @@ bool is_internal_address(const std::string& ip) {
   return internal.match_ip(ip);
 }
 
+std::vector<std::string> read_host_addresses() {
+  std::vector<std::string> out;
+  ifaddrs* list = nullptr;
+  if (getifaddrs(&list) != 0) return out;
+  for (ifaddrs* i = list; i; i = i->ifa_next) {
+    if (!i->ifa_addr || (i->ifa_addr->sa_family != AF_INET && i->ifa_addr->sa_family != AF_INET6)) continue;
+    sockaddr_storage ss{};
+    memcpy(&ss, i->ifa_addr, i->ifa_addr->sa_family == AF_INET ? sizeof(sockaddr_in) : sizeof(sockaddr_in6));
+    std::string ip = ip_text(ss, nullptr);
+    if (!ip.empty()) out.push_back(ip);
+  }
+  freeifaddrs(list);
+  return out;
+}
+
 void run_relay(RelayConfig cfg) {
   signal(SIGPIPE, SIG_IGN);
   Relay relay;
   relay.cfg = std::move(cfg);
+  relay.host_addrs.insert(relay.cfg.host_addresses.begin(), relay.cfg.host_addresses.end());
   g = &relay;
   relay.ep = epoll_create1(EPOLL_CLOEXEC);
   if (relay.ep < 0) _exit(111);

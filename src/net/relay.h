@@ -31,6 +31,9 @@ struct RelayConfig {
   // May this flow go on? Records the decision; true under `warn` (would deny).
   std::function<bool(const policy::NetConnect& flow)> allowed;
   int sni_timeout_ms = 10000;
+  // This host's own interface addresses when the session started: like internal
+  // addresses, never reached through a name, only through an IP rule.
+  std::vector<std::string> host_addresses;
 };
 
 // The host's resolvers (nameserver lines of PATH; 127.0.0.1 when none).
@@ -39,6 +42,10 @@ std::vector<sockaddr_storage> read_resolvers(const char* path = "/etc/resolv.con
 // Loopback, link-local, private (RFC 1918, CGNAT, ULA), unspecified and multicast
 // addresses: never reached through a name, only through an IP rule.
 bool is_internal_address(const std::string& ip);
+
+// The addresses of this host's interfaces (getifaddrs), as literals. Read by lash
+// before the relay is confined (it cannot see them afterwards).
+std::vector<std::string> read_host_addresses();
 
 [[noreturn]] void run_relay(RelayConfig cfg);
 

@@ -46,11 +46,11 @@ bool read_sni(std::string_view body, ClientHelloScan& out) {
     uint32_t type = l.num(1);
     std::string_view name = l.take(l.num(2));
     if (!l.ok) return false;
-    if (type != 0) continue;
-    if (seen) return false;
+    // Exactly one entry, a host_name: any other name type is refused, never skipped.
+    if (type != 0 || seen) return false;
     seen = true;
     out.sni.clear();
-    out.sni_ok = !name.empty() && name.size() <= 254;
+    out.sni_ok = !name.empty() && name.size() <= 253;
     for (char c : name) {
       if (c >= 'A' && c <= 'Z') c = char(c - 'A' + 'a');
       if (!host_char(c)) out.sni_ok = false;

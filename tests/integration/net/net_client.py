@@ -70,6 +70,21 @@ def echo(target, port, data):
     return got.decode()
 
 
+def raw(target, port, hexbytes):
+    """Sends the bytes HEXBYTES as they are, half-closes, and reports the first line back."""
+    ip = target if target[0].isdigit() else addr_of(target, socket.AF_INET)
+    s = socket.create_connection((ip, int(port)), timeout=10)
+    s.sendall(bytes.fromhex(hexbytes))
+    s.shutdown(socket.SHUT_WR)
+    got = b""
+    while True:
+        d = s.recv(65536)
+        if not d:
+            break
+        got += d
+    return "reply=%s" % got.split(b"\r\n")[0].decode("latin-1") if got else "closed"
+
+
 def bulk(target, mib):
     import hashlib
     import os
@@ -161,6 +176,36 @@ def dns_udp(server, name, qtype="1"):
     return summary(s.recv(4096))
 
 
+def dns_smuggle(server, name, tcp=""):
+    """A query carrying data beyond its question: the ID 0x4242, NAME's letter case,
+    an EDNS option and a TXT record in the additional section. Reports whether the
+    answer comes back to this ID and question, as the client sent them."""
+    q = struct.pack("!HHHHHH", 0x4242, 0x0100, 1, 0, 0, 2)
+    for label in name.split("."):
+        q += bytes([len(label)]) + label.encode()
+    question = q[12:] + b"\x00" + struct.pack("!HH", 1, 1)
+    q = q[:12] + question
+    opt = struct.pack("!HH", 65001, 10) + b"exfil-edns"
+    q += b"\x00" + struct.pack("!HHIH", 41, 4096, 0, len(opt)) + opt
+    txt = b"\x09exfil-txt"
+    q += b"\x00" + struct.pack("!HHIH", 16, 1, 0, len(txt)) + txt
+    if tcp:
+        s = socket.create_connection((server, 53), timeout=5)
+        s.sendall(struct.pack("!H", len(q)) + q)
+        n = struct.unpack("!H", s.recv(2))[0]
+        r = b""
+        while len(r) < n:
+            r += s.recv(n - len(r))
+    else:
+        s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        s.settimeout(5)
+        s.sendto(q, (server, 53))
+        r = s.recv(4096)
+    same_id = r[:2] == b"\x42\x42"
+    same_q = r[12:12 + len(question)] == question
+    return summary(r) + " id=%s question=%s" % ("same" if same_id else "other", "same" if same_q else "other")
+
+
 def dns_tcp(server, name):
     s = socket.create_connection((server, 53), timeout=5)
     q = query(name)
@@ -188,6 +233,8 @@ def main():
             print(https(addr_of(args[1], socket.AF_INET), args[2]))
         elif case == "http":
             print(http(args[0], *args[1:]))
+        elif case == "raw":
+            print(raw(*args))
         elif case == "echo":
             print(echo(*args))
         elif case == "bulk":
@@ -198,6 +245,8 @@ def main():
             print(udp(*args))
         elif case == "dns_udp":
             print(dns_udp(*args))
+        elif case == "dns_smuggle":
+            print(dns_smuggle(*args))
         elif case == "dns_tcp":
             print(dns_tcp(*args))
     except (OSError, ssl.SSLError) as e:

@@ -18,8 +18,9 @@ ZONE = {
     "other.test": ("198.51.100.20", "2001:db8::20"),
     "second.test": ("198.51.100.10", None),   # same address as allowed.test
     "inside.test": ("10.200.0.1", None),      # a private address behind a name
+    "self.wild.test": ("192.0.2.1", None),    # this host's own interface address
 }
-ADDRS4 = sorted({v[0] for v in ZONE.values() if v[0] and not v[0].startswith("10.")})
+ADDRS4 = sorted({v[0] for v in ZONE.values() if v[0] and v[0].startswith("198.")})
 ADDRS6 = sorted({v[1] for v in ZONE.values() if v[1]})
 
 
@@ -57,6 +58,7 @@ def _qname(msg):
 def dns_answer(msg):
     name, qtype, end = _qname(msg)
     LOG.add("dns %s %d" % (name, qtype))
+    LOG.add("dns-raw %r" % msg)  # every byte that reached the resolver
     rec = ZONE.get(name)
     answers = b""
     count = 0
@@ -208,9 +210,38 @@ def tls_handler_for(ctx):
     return handler
 
 
-def start_all(cert, key, dns_addr):
+def _setns(path):
+    import ctypes
+    import os
+    libc = ctypes.CDLL(None, use_errno=True)
+    fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+    try:
+        if libc.setns(fd, 0x40000000) != 0:  # CLONE_NEWNET
+            raise OSError(ctypes.get_errno(), "setns " + path)
+    finally:
+        os.close(fd)
+
+
+def start_all(cert, key, dns_addr, server_ns):
+    """The servers of the zone live in SERVER_NS (another network namespace, reached
+    through a veth pair), so that their addresses are not this host's own; the DNS
+    server, the host's loopback service and the host's own address stay here."""
+    import os
+    here = os.open("/proc/thread-self/ns/net", os.O_RDONLY | os.O_CLOEXEC)
     serve_dns(dns_addr)
     ctx = make_tls_context(cert, key)
+    # A service of this host on its own interface address (self.wild.test).
+    _loop(_listen(socket.AF_INET, "192.0.2.1", 80), http_handler)
+    _loop(_listen(socket.AF_INET, "127.0.0.1", 80), http_handler)
+    _setns(server_ns)
+    try:
+        _start_remote(ctx)
+    finally:
+        _setns("/proc/self/fd/%d" % here)
+        os.close(here)
+
+
+def _start_remote(ctx):
     for addr in ADDRS4:
         _loop(_listen(socket.AF_INET, addr, 80), http_handler)
         _loop(_listen(socket.AF_INET, addr, 443), tls_handler_for(ctx))
@@ -221,9 +252,9 @@ def start_all(cert, key, dns_addr):
     for addr in ADDRS6:
         _loop(_listen(socket.AF_INET6, addr, 80), http_handler)
         _loop(_listen(socket.AF_INET6, addr, 443), tls_handler_for(ctx))
-    # A private service behind a name (inside.test) and on the host's loopback.
+    # A private service behind a name (inside.test).
     _loop(_listen(socket.AF_INET, "10.200.0.1", 80), http_handler)
-    _loop(_listen(socket.AF_INET, "127.0.0.1", 80), http_handler)
+    _loop(_listen(socket.AF_INET, "10.200.0.1", 443), tls_handler_for(ctx))
     # A foreign resolver the session must not reach directly.
     u = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     u.bind(("198.51.100.53", 53))

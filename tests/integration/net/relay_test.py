@@ -103,12 +103,38 @@ class Env:
 
 
 def inner(args):
+    # This namespace is "the host": its DNS server, a service on loopback and one on its
+    # own interface address (192.0.2.1). The zone's servers live in a second namespace
+    # behind a veth pair, so their addresses are not the host's own.
     sh("ip", "link", "set", "lo", "up")
+    sh("ip", "addr", "add", "127.0.0.53/32", "dev", "lo")
+    holder = subprocess.Popen(["unshare", "--net", "sleep", "100000"])
+    import atexit
+    atexit.register(holder.kill)  # it holds the servers' namespace; nothing else does
+    for _ in range(100):
+        if os.readlink("/proc/%d/ns/net" % holder.pid) != os.readlink("/proc/self/ns/net"):
+            break
+        time.sleep(0.02)
+    server_ns = "/proc/%d/ns/net" % holder.pid
+    inside = ["nsenter", "--net=" + server_ns]
+    sh("ip", "link", "add", "vhost", "type", "veth", "peer", "name", "vsrv", "netns", str(holder.pid))
+    sh("ip", "addr", "add", "192.0.2.1/24", "dev", "vhost")
+    sh("ip", "-6", "addr", "add", "2001:db8:ffff::1/64", "dev", "vhost", "nodad")
+    sh("ip", "link", "set", "vhost", "up")
+    sh(*inside, "ip", "link", "set", "lo", "up")
+    sh(*inside, "ip", "addr", "add", "192.0.2.2/24", "dev", "vsrv")
+    sh(*inside, "ip", "-6", "addr", "add", "2001:db8:ffff::2/64", "dev", "vsrv", "nodad")
+    sh(*inside, "ip", "link", "set", "vsrv", "up")
     for a in ("198.51.100.10", "198.51.100.11", "198.51.100.12", "198.51.100.13", "198.51.100.20",
-              "198.51.100.53", "10.200.0.1", "127.0.0.53"):
-        sh("ip", "addr", "add", a + "/32", "dev", "lo")
+              "198.51.100.53", "10.200.0.1"):
+        sh(*inside, "ip", "addr", "add", a + "/32", "dev", "lo")
     for a in ("2001:db8::10", "2001:db8::20"):
-        sh("ip", "-6", "addr", "add", a + "/128", "dev", "lo", "nodad")
+        sh(*inside, "ip", "-6", "addr", "add", a + "/128", "dev", "lo", "nodad")
+    sh(*inside, "ip", "route", "add", "default", "via", "192.0.2.1")
+    sh(*inside, "ip", "-6", "route", "add", "default", "via", "2001:db8:ffff::1")
+    sh("ip", "route", "add", "198.51.100.0/24", "via", "192.0.2.2")
+    sh("ip", "route", "add", "10.200.0.0/16", "via", "192.0.2.2")
+    sh("ip", "-6", "route", "add", "2001:db8::/64", "via", "2001:db8:ffff::2")
     env = Env(args)
     resolv = os.path.join(env.base, "resolv.conf")
     with open(resolv, "w") as f:
@@ -119,12 +145,14 @@ def inner(args):
                     "-days", "2", "-subj", "/CN=allowed.test"], check=True, capture_output=True)
     sys.path.insert(0, HERE)
     import net_servers as srv  # noqa: E402 - after the namespace exists
-    srv.start_all(cert, key, "127.0.0.53")
+    srv.start_all(cert, key, "127.0.0.53", server_ns)
     time.sleep(0.2)
 
     env.profile("net")
     env.profile("netwarn", "enforcement = warn")
-    env.profile("netips", "allow_hosts = allowed.test, 10.200.0.0/16")
+    ips = env.profile("netips")
+    with open(ips, "w") as f:  # the same profile with an IP rule added
+        f.write(PROFILE.format(extra="").replace("second.test", "second.test, 10.200.0.0/16, 192.0.2.1"))
     env.profile("open", "raw")
     with open(os.path.join(env.home, "profiles", "open.profile"), "w") as f:
         f.write("[profile]\ndescription = open\n\n[process]\nspawn_any = true\n\n"
@@ -178,6 +206,17 @@ def inner(args):
            "sni=allowed.test", log_has="tls 198.51.100.10 sni=allowed.test")
     expect("https allowed name (v6)", env.run("net", "https6", "allowed.test", "allowed.test"),
            "sni=allowed.test", log_has="tls 2001:db8::10 sni=allowed.test")
+    # Port 443 takes only a handshake record carrying a ClientHello with one host_name
+    # (F5): no SNI, another protocol or another record first go only by an IP rule.
+    expect("https without SNI to an allowed name's address refused",
+           env.run("net", "https", "allowed.test", ""), refused, log_lacks="sni=None")
+    for what, data in (("SSH banner", b"SSH-2.0-OpenSSH_9.6\r\n"),
+                       ("application data record first", bytes.fromhex("1703030005") + b"hello"),
+                       ("change-cipher-spec record first", bytes.fromhex("140303000101") + b"SSH-2.0-x\r\n"),
+                       ("plain HTTP", b"GET / HTTP/1.1\r\nHost: allowed.test\r\n\r\n")):
+        expect("port 443, %s, to an allowed name's address refused" % what,
+               env.run("net", "raw", "allowed.test", "443", data.hex()), refused,
+               log_lacks="tls 198.51.100.10 handshake-failed")
     expect("https IP literal of allowed host (no DNS) refused",
            env.run("net", "https", "198.51.100.10", "allowed.test"), refused)
     expect("https IP literal of refused host refused", env.run("net", "https", "198.51.100.20", "other.test"),
@@ -198,6 +237,24 @@ def inner(args):
            env.run("net", "http", "allowed.test", "allowed.test", "other.test"),
            lambda o: o.startswith("host=allowed.test ") and "other" not in o and o != "host=allowed.test host=allowed.test",
            log_lacks="host=other.test")
+    # Port 80 takes only a well-formed request line (F4): what a server might read as a
+    # request the relay did not check is refused, unless an IP rule allows the address.
+    def hx(b):
+        return b.hex()
+    expect("raw well-formed request to an allowed name relayed",
+           env.run("net", "raw", "second.test", "80", hx(b"GET / HTTP/1.1\r\nHost: second.test\r\n\r\n")),
+           "reply=HTTP/1.1 200 OK", log_has="http 198.51.100.10 host=second.test")
+    for what, data in (("leading empty line", b"\r\nGET / HTTP/1.1\r\nHost: exfil.test\r\n\r\n"),
+                       ("leading space", b" GET / HTTP/1.1\r\nHost: exfil.test\r\n\r\n"),
+                       ("lower-case method", b"get / HTTP/1.1\r\nHost: exfil.test\r\n\r\n"),
+                       ("no request line", b"XYZ\r\nHost: exfil.test\r\n\r\n"),
+                       ("two spaces", b"GET  / HTTP/1.1\r\nHost: exfil.test\r\n\r\n"),
+                       ("HTTP/2 version", b"GET / HTTP/2.0\r\nHost: exfil.test\r\n\r\n"),
+                       ("bare LF hiding a second Host",
+                        b"GET / HTTP/1.1\r\nHost: allowed.test\r\nX: a\nHost: exfil.test\r\n\r\n"),
+                       ("TLS on port 80", bytes.fromhex("160301000501") + b"Host: exfil.test\r\n\r\n")):
+        expect("port 80, %s, to an allowed name's address refused" % what,
+               env.run("net", "raw", "allowed.test", "80", hx(data)), refused, log_lacks="host=exfil.test")
     # Ports and half-close.
     expect("allowed non-HTTP port with half-close", env.run("net", "echo", "allowed.test", "7000", "ping"),
            "echo:ping", log_has="echo 198.51.100.10 got=b'ping'")
@@ -218,6 +275,16 @@ def inner(args):
            log_lacks="foreign-dns")
     expect("HTTPS records get NODATA", env.run("net", "dns_udp", "127.0.0.53", "allowed.test", "65"),
            "rcode=0 answers=0", log_lacks="dns allowed.test 65")
+    # The resolver gets a query lash built from the question alone (F3): not the
+    # client's ID, letter case, EDNS options or extra records.
+    for proto in ("", "tcp"):
+        expect("DNS %s query smuggling data: answered, only the question left" % (proto or "udp"),
+               env.run("net", "dns_smuggle", "127.0.0.53", "AlLoWeD.test", proto),
+               "rcode=0 answers=1 id=same question=same", log_has="dns-raw b")
+        leaked = [l for l in srv.LOG.text().splitlines()
+                  if l.startswith("dns-raw") and ("exfil" in l or "AlLoWeD" in l or l.startswith("dns-raw b'BB"))]
+        expect("DNS %s: nothing but the question reached the resolver" % (proto or "udp"), ("", ""),
+               lambda o: not leaked)
     expect("DNS over TCP allowed", env.run("net", "dns_tcp", "127.0.0.53", "allowed.test"), "rcode=0 answers=1")
     expect("DNS over TCP refused name", env.run("net", "dns_tcp", "127.0.0.53", "other.test"), "rcode=3 answers=0")
     # Internal addresses behind a name, unless listed by IP.
@@ -225,6 +292,18 @@ def inner(args):
            lambda o: refused(o) or o.startswith("nxdomain") or o == "closed", log_lacks="http 10.200.0.1")
     expect("the host's loopback is not the session's", env.run("net", "http", "127.0.0.1", "allowed.test"),
            lambda o: refused(o) or o == "closed", log_lacks="http 127.0.0.1")
+    # (after the row above: it proves 10.200.0.1 was not reached before)
+    expect("port 80 without a request line, allowed by an IP rule",
+           env.run("netips", "raw", "10.200.0.1", "80", hx(b"get / HTTP/1.1\r\nHost: iprule.test\r\n\r\n")),
+           "reply=HTTP/1.1 200 OK", log_has="http 10.200.0.1 host=iprule.test")
+    # This host's own interface address behind an allowed name (F6), unless an IP rule.
+    expect("a name leading to this host's own address refused",
+           env.run("net", "http", "self.wild.test", "self.wild.test"), refused, log_lacks="http 192.0.2.1")
+    expect("this host's own address allowed by an IP rule",
+           env.run("netips", "http", "192.0.2.1", "self.wild.test"), "host=self.wild.test",
+           log_has="http 192.0.2.1 host=self.wild.test")
+    expect("https without SNI, allowed by an IP rule", env.run("netips", "https", "10.200.0.1", ""),
+           "sni=None", log_has="tls 10.200.0.1 sni=None")
     # warn: would deny, relayed, recorded.
     expect("warn relays what enforce refuses", env.run("netwarn", "https", "198.51.100.20", "other.test"),
            "sni=other.test", log_has="tls 198.51.100.20 sni=other.test")

@@ -114,3 +114,42 @@ TEST_CASE("dns: answers give their A and AAAA addresses, through compression") {
   // A truncated record is refused.
   CHECK_FALSE(parse_dns_answer(m.substr(0, m.size() - 5)));
 }
+
+TEST_CASE("dns: the upstream query holds the question only; the reply goes back to the client's") {
+  std::string client = query("WWW.Example.COM", kDnsTypeA, 0x4242);
+  client[11] = 1;  // ARCOUNT 1: a TXT record carrying data
+  client += std::string("\x00\x00\x10\x00\x01\x00\x00\x00\x00\x00\x06\x05" "exfil", 17);
+  auto q = parse_dns_query(client);
+  REQUIRE(q);
+  CHECK(q->edns);
+  std::string up = dns_upstream_query(*q, 0x0707);
+  CHECK(up.find("exfil") == std::string::npos);
+  CHECK(up.find("www.example.com") == std::string::npos);  // labels, lowercase
+  CHECK(up.find("\x03www\x07" "example\x03" "com", 0) != std::string::npos);
+  auto uq = parse_dns_query(up);
+  REQUIRE(uq);
+  CHECK(uq->id == 0x0707);
+  CHECK(uq->name == "www.example.com");
+  CHECK(up.size() == q->question_end + 11);  // the question and lash's own OPT
+  // The resolver's answer: QR set, one A record through a pointer to the question.
+  std::string reply = up.substr(0, uq->question_end);
+  reply[2] = char(0x81);
+  reply[3] = char(0x80);
+  reply[7] = 1;
+  reply[11] = 0;
+  reply += std::string("\xc0\x0c\x00\x01\x00\x01\x00\x00\x00\x3c\x00\x04\x01\x02\x03\x04", 16);
+  auto back = dns_reply_for_client(reply, up, client, *q);
+  REQUIRE(back);
+  CHECK(back->substr(0, 2) == "\x42\x42");
+  CHECK(back->substr(12, q->question_end - 12) == client.substr(12, q->question_end - 12));
+  auto a = parse_dns_answer(*back);
+  REQUIRE(a);
+  CHECK(a->addrs == std::vector<std::string>{"1.2.3.4"});
+  // Another ID or another question is not passed on.
+  std::string wrong_id = reply;
+  wrong_id[1] = 0x08;
+  CHECK(!dns_reply_for_client(wrong_id, up, client, *q));
+  std::string wrong_q = reply;
+  wrong_q[13] = 'x';
+  CHECK(!dns_reply_for_client(wrong_q, up, client, *q));
+}

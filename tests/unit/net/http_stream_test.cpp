@@ -79,6 +79,18 @@ TEST_CASE("http: an upgraded connection is opaque after its checked head") {
   CHECK(hosts("GET / HTTP/1.1\r\nHost: a.com\r\nUpgrade: websocket\r\n\r\n\x81\x05hello GET / HTTP/1.1\r\n") ==
         V{"a.com"});
   CHECK(looks_like_http("GE") == Looks::maybe);
-  CHECK(looks_like_http("SSH-2.0") == Looks::no);
-  CHECK(looks_like_http("PUT /") == Looks::yes);
+  CHECK(looks_like_http("SSH-2.0-OpenSSH\r\n") == Looks::no);
+  CHECK(looks_like_http("PUT /") == Looks::maybe);
+  CHECK(looks_like_http("PUT / HTTP/1.1\r\n") == Looks::yes);
+}
+
+TEST_CASE("http: only a well-formed request line starts a checked request") {
+  for (const char* bad : {"\r\nGET / HTTP/1.1\r\n", " GET / HTTP/1.1\r\n", "get / HTTP/1.1\r\n",
+                          "XYZ\r\nHost: a\r\n", "GET  / HTTP/1.1\r\n", "GET / HTTP/1.1 \r\n",
+                          "GET / HTTP/1.1\n", "GET / HTTP/2.0\r\n", "GET /\x01 HTTP/1.1\r\n", "\x16\x03\x01"})
+    CHECK_MESSAGE(looks_like_http(bad) == Looks::no, bad);
+  CHECK(looks_like_http("M-SEARCH * HTTP/1.1\r\n") == Looks::yes);
+  // A bare LF in a field could end the line for the server and carry a second Host.
+  CHECK(hosts("GET / HTTP/1.1\r\nHost: a.com\r\nX: a\nHost: b.com\r\n\r\n") == V{"!"});
+  CHECK(hosts("GET / HTTP/1.1\r\nHost: a.com\r\nX: a\rb\r\n\r\n") == V{"!"});
 }

@@ -85,3 +85,22 @@ TEST_CASE("tls: GREASE ECH is tolerated, the outer name is what is checked") {
   CHECK(r.ech);
   CHECK(r.sni == "public.example.com");
 }
+
+TEST_CASE("tls: the server_name list holds exactly one host_name") {
+  // A name of another type (1) beside or instead of the host_name: refused, not skipped.
+  auto odd = [](const std::string& entries) {
+    std::string body = u16(entries.size()) + entries;
+    return u16(0) + u16(body.size()) + body;
+  };
+  std::string host = std::string(1, '\0') + u16(5) + "a.com";
+  std::string other = std::string(1, '\x01') + u16(5) + "b.com";
+  CHECK(scan_client_hello(records(hello(odd(host + other)))).kind == ClientHelloScan::malformed);
+  CHECK(scan_client_hello(records(hello(odd(other)))).kind == ClientHelloScan::malformed);
+  CHECK(scan_client_hello(records(hello(odd(host)))).sni == "a.com");
+  // 254 bytes: longer than any host name.
+  auto longname = scan_client_hello(records(hello(sni_ext(std::string(254, 'a')))));
+  CHECK_FALSE(longname.sni_ok);
+  // Another record type first (change-cipher-spec, application data): not a ClientHello.
+  CHECK(scan_client_hello(std::string("\x14\x03\x03\x00\x01\x01", 6) + records(hello(sni_ext("a.com")))).kind ==
+        ClientHelloScan::not_tls);
+}
