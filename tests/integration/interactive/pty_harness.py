@@ -110,7 +110,27 @@ class Term:
                 return self.status
         raise Timeout("the program did not exit; output:\n" + self.text(self.pos)[-3000:])
 
+    def session_members(self):
+        """Processes in the shell's session (the shell leads it on its pty): its jobs,
+        disowned ones included, which killing the shell alone would leave running."""
+        out = []
+        for d in os.listdir("/proc"):
+            if not d.isdigit() or int(d) == self.pid:
+                continue
+            try:
+                with open("/proc/%s/stat" % d) as f:
+                    if int(f.read().rsplit(")", 1)[1].split()[3]) == self.pid:
+                        out.append(int(d))
+            except (OSError, IndexError, ValueError):
+                pass
+        return out
+
     def close(self):
+        for pid in self.session_members():
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
         if self.status is None:
             try:
                 os.kill(self.pid, signal.SIGKILL)
