@@ -45,7 +45,9 @@ std::optional<Manifest> parse_manifest(std::string_view text, const std::string&
                                        policy::Diags& diags) {
   size_t before = diags.size();
   auto doc = policy::read_ini(text, file, diags);
-  if (!doc) return std::nullopt;
+  // A duplicate key is a soft error of read_ini (the document comes back so a profile
+  // can report every error at once); here any error makes the file invalid.
+  if (!doc || diags.size() != before) return std::nullopt;
   Reader r{file, diags};
   Manifest m;
   m.file = file;

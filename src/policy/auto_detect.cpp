@@ -77,7 +77,7 @@ Result<void> check_detect_entry(std::string_view key, std::string_view value) {
 std::optional<std::string> matching_rule(std::string_view profile_text, const DetectContext& ctx) {
   Diags diags;
   auto doc = read_ini(profile_text, "profile", diags);
-  if (!doc) return std::nullopt;
+  if (!doc || !diags.empty()) return std::nullopt;  // duplicate keys too: no rule from a broken file
   const IniSection* sec = doc->find("detect");
   if (!sec) return std::nullopt;
   for (const auto& e : sec->entries) {

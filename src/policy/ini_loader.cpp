@@ -87,6 +87,10 @@ int handler(void* user, const char* section, const char* name, const char* value
   // inih remembers a key for its continuation lines in a 50-byte buffer: the
   // continuation of a longer key would come back under a cut name, a different key.
   // No key of a profile, lash.conf or the config is anywhere near that long.
+  if (name[0] == '\0') {
+    st.error(st.line, "", "a line '= value' has no key name");
+    return 0;
+  }
   if (std::strlen(name) > kMaxKeyName) {
     st.error(st.line, "", "key name is longer than " + std::to_string(kMaxKeyName) + " bytes");
     return 0;

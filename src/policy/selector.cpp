@@ -24,7 +24,9 @@ Result<std::optional<std::pair<std::string, int>>> config_default_profile(
   using Out = std::optional<std::pair<std::string, int>>;
   Diags diags;
   auto doc = read_ini(text, file, diags);
-  if (!doc) return to_error(diags);
+  // A duplicate key is a soft error of read_ini (the document comes back so a profile
+  // can report every error at once); here any error makes the file invalid.
+  if (!doc || !diags.empty()) return to_error(diags);
   const IniSection* sec = doc->find("profile");
   if (!sec) return Out{};
   Out out;

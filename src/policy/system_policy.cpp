@@ -28,7 +28,9 @@ bool is_account_name(std::string_view s) {
 Result<SystemPolicy> parse_system_policy(std::string_view text, const std::string& file) {
   Diags diags;
   auto doc = read_ini(text, file, diags);
-  if (!doc) return to_error(diags);
+  // A duplicate key is a soft error of read_ini (the document comes back so a profile
+  // can report every error at once); here any error makes the file invalid.
+  if (!doc || !diags.empty()) return to_error(diags);
   SystemPolicy out;
   out.file = file;
   for (const auto& sec : doc->sections) {

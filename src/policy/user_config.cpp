@@ -77,7 +77,9 @@ std::vector<ConfigValue> parse_config(std::string_view text, const std::string& 
   std::vector<ConfigValue> out;
   Diags diags;
   auto doc = read_ini(text, file, diags);
-  if (!doc) {
+  // A duplicate key is a soft error of read_ini (the document comes back so a profile
+  // can report every error at once); here any error makes the file invalid.
+  if (!doc || !diags.empty()) {
     if (warnings)
       for (auto& d : diags) warnings->push_back(d.text());
     return out;
@@ -181,7 +183,7 @@ Result<void> update_user_config(std::string_view key, const std::optional<std::s
   std::string next = edit_config_text(text, key, value);
   // What is written must read back: the edit is checked before it replaces the file.
   Diags diags;
-  if (!read_ini(next, path, diags)) return Error{"the edited file would not parse; not changed", path, 0, {}};
+  if (!read_ini(next, path, diags) || !diags.empty()) return Error{"the edited file would not parse; not changed", path, 0, {}};
   struct stat st;
   mode_t mode = ::stat(path.c_str(), &st) == 0 ? (st.st_mode & 0777) : 0600;
   std::string tmp = path + ".new-XXXXXX";

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # The CI smoke of one libFuzzer target: every seed is run (so each regression seed
-# is checked), then SECONDS of fuzzing from them. New inputs go to a scratch
+# is checked), then a fixed number of mutations with a fixed random seed (at most
+# SECONDS): the same inputs on every run, so CI cannot fail at random on a finding
+# of its own; the long runs (./dev fuzz) look for new ones. New inputs go to a scratch
 # directory, never into seeds/. Usage: smoke.sh EXE FUZZ_DIR NAME SECONDS
 set -euo pipefail
 exe=$1 dir=$2 name=$3 seconds=$4
@@ -8,7 +10,7 @@ seeds=$dir/seeds/$name
 [ -d "$seeds" ] || { echo "no seed corpus $seeds" >&2; exit 1; }
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
-args=(-max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=65536
+args=(-seed=1 -runs=1500 -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=65536
       -print_final_stats=1 -artifact_prefix="$scratch/")
 [ -f "$dir/$name.dict" ] && args+=(-dict="$dir/$name.dict")
 rc=0

@@ -219,3 +219,13 @@ TEST_CASE("system dir: the test override never replaces a real system policy") {
   CHECK(choose_system_dir("/etc/lash", "/tmp/t", true) == "/etc/lash");
   CHECK(choose_system_dir("/etc/lash", "", false) == "/etc/lash");
 }
+
+TEST_CASE("lash.conf: a user assigned twice makes the file invalid, not the first line win") {
+  // Found by conf_fuzz: a duplicate key is a soft error of read_ini (a profile reports
+  // it with its other errors); lash.conf ignored it and used the first assignment.
+  auto p = parse_system_policy("[users]\nalice = restricted\nalice = default\n", "lash.conf");
+  REQUIRE_FALSE(p);
+  CHECK(p.error().what.find("duplicate key") != std::string::npos);
+  auto d = config_default_profile("[profile]\ndefault = ci\ndefault = default\n", "config");
+  CHECK_FALSE(d);
+}
