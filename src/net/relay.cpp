@@ -390,39 +390,48 @@ bool original_destination(int fd, sockaddr_storage& dst, socklen_t& len) {
   return getsockopt(fd, SOL_IP, SO_ORIGINAL_DST, &dst, &len) == 0;
 }
 
+// Accepts every pending connection on listener FD and hands each to ON_CONN; out of
+// descriptors, the listener sheds load (g->shed) instead of spinning.
+template <class OnConn>
+void accept_pending(int fd, OnConn on_conn) {
+  for (;;) {
+    int c = accept4(fd, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
+    if (c < 0) {
+      if (errno == EMFILE || errno == ENFILE) g->shed(fd);
+      return;
+    }
+    on_conn(c);
+  }
+}
+
 struct TcpListener : Handler {
   int fd;
   explicit TcpListener(int f) : fd(f) {}
-  void on_event(int, uint32_t) override {
-    for (;;) {
-      int c = accept4(fd, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
-      if (c < 0) {
-        if (errno == EMFILE || errno == ENFILE) g->shed(fd);
+  void on_event(int, uint32_t) override { accept_pending(fd, [](int c) { start_flow(c); }); }
+
+  static void start_flow(int c) {
+    auto* f = new Flow;
+    g->live.insert(f);
+    f->cfd = c;
+    int one = 1;
+    (void)setsockopt(c, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    if (!original_destination(c, f->dst, f->dst_len)) {
+      f->refuse();
+      return;
+    }
+    f->ip = ip_text(f->dst, &f->port);
+    f->deadline = now_ms() + g->cfg.sni_timeout_ms;
+    g->add(c, EPOLLIN, f);
+    f->cev = EPOLLIN;
+    // Ports 80 and 443 wait for the ClientHello or the request head; on other ports
+    // the server may speak first, so they are decided by port and address alone.
+    if (f->port != 80 && f->port != 443) {
+      if (!f->decide("")) {
+        f->refuse();
         return;
       }
-      auto* f = new Flow;
-      g->live.insert(f);
-      f->cfd = c;
-      int one = 1;
-      (void)setsockopt(c, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-      if (!original_destination(c, f->dst, f->dst_len)) {
-        f->refuse();
-        continue;
-      }
-      f->ip = ip_text(f->dst, &f->port);
-      f->deadline = now_ms() + g->cfg.sni_timeout_ms;
-      g->add(c, EPOLLIN, f);
-      f->cev = EPOLLIN;
-      // Ports 80 and 443 wait for the ClientHello or the request head; on other ports
-      // the server may speak first, so they are decided by port and address alone.
-      if (f->port != 80 && f->port != 443) {
-        if (!f->decide("")) {
-          f->refuse();
-          continue;
-        }
-        f->mode = Flow::Mode::opaque;
-        f->start_connect();
-      }
+      f->mode = Flow::Mode::opaque;
+      f->start_connect();
     }
   }
 };
@@ -656,17 +665,12 @@ struct DnsTcpListener : Handler {
   int fd;
   explicit DnsTcpListener(int f) : fd(f) {}
   void on_event(int, uint32_t) override {
-    for (;;) {
-      int c = accept4(fd, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
-      if (c < 0) {
-        if (errno == EMFILE || errno == ENFILE) g->shed(fd);
-        return;
-      }
+    accept_pending(fd, [](int c) {
       auto* d = new DnsTcpConn;
       d->fd = c;
       g->live.insert(d);
       g->add(c, EPOLLIN, d);
-    }
+    });
   }
 };
 

@@ -217,6 +217,11 @@ def dns_tcp(server, name):
     return summary(r)
 
 
+# Cases that print what their function returns for the given arguments.
+PLAIN = {"http": http, "raw": raw, "echo": echo, "bulk": bulk, "bench": bench, "udp": udp,
+         "dns_udp": dns_udp, "dns_smuggle": dns_smuggle, "dns_tcp": dns_tcp}
+
+
 def main():
     case, args = sys.argv[1], sys.argv[2:]
     try:
@@ -231,24 +236,10 @@ def main():
         elif case == "resolve_then_https":  # resolve A, then TLS to B's address with SNI C
             resolve(args[0])
             print(https(addr_of(args[1], socket.AF_INET), args[2]))
-        elif case == "http":
-            print(http(args[0], *args[1:]))
-        elif case == "raw":
-            print(raw(*args))
-        elif case == "echo":
-            print(echo(*args))
-        elif case == "bulk":
-            print(bulk(*args))
-        elif case == "bench":
-            print(bench(*args))
-        elif case == "udp":
-            print(udp(*args))
-        elif case == "dns_udp":
-            print(dns_udp(*args))
-        elif case == "dns_smuggle":
-            print(dns_smuggle(*args))
-        elif case == "dns_tcp":
-            print(dns_tcp(*args))
+        elif case in PLAIN:
+            print(PLAIN[case](*args))
+        else:
+            sys.exit("net_client: unknown case %r" % case)
     except (OSError, ssl.SSLError) as e:
         print("refused: %s" % type(e).__name__)
 
