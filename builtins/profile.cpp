@@ -260,7 +260,10 @@ int cmd_test(Shell& sh, std::vector<std::string> in) {
   if (json) {
     policy::Json arr = policy::Json::array();
     for (auto& a : actions) arr.push_back(policy::action_json(a.planned.action, a.decision));
-    print_json(sh, policy::Json{{"profile", (*p)->name}, {"verdict", verdict}, {"actions", std::move(arr)}});
+    policy::Json doc{{"profile", (*p)->name}, {"verdict", verdict}, {"actions", std::move(arr)}};
+    // What the kernel would hold the programs to on this machine (the review's plan).
+    doc["sandbox"] = exec::sandbox_review_json(sh, **p);
+    print_json(sh, doc);
   } else {
     for (auto& a : actions) {
       sh.out() << policy::explain::action_line(a.planned.action, a.decision) << '\n';

@@ -1,10 +1,33 @@
 #include "exec/net_relay_start.h"
 
 #include "exec/session.h"
+#include "exec/output.h"
 #include "net/relay.h"
 #include "policy/engine.h"
+#include "policy/explain.h"
+
+#include <set>
+#include <string>
 
 namespace lash::exec {
+namespace {
+
+// A refused flow or name is said on the session's stderr like every other refusal
+// (Problem/Suggestion with the deciding key and its file:line), once per distinct
+// problem and at most kMaxSaid times a session: a program retrying must not flood the
+// terminal. The audit log has every one. The relay is one thread: plain statics.
+constexpr size_t kMaxSaid = 16;
+
+void say_network_refusal(const policy::Decision& d) {
+  static std::set<std::string> said;
+  if (d.allowed() || d.advisory || said.size() > kMaxSaid || !said.insert(d.problem).second) return;
+  std::string text = said.size() > kMaxSaid
+                         ? "lash: further network refusals of this session are only in the audit log (audit tail)\n"
+                         : policy::explain::refusal_lines(d);
+  (void)write_all(2, text);
+}
+
+}  // namespace
 
 Result<void> start_network_relay(Session& s, std::shared_ptr<const policy::ResolvedProfile> profile) {
   if (!s.sandbox) return {};
@@ -34,11 +57,13 @@ Result<void> start_network_relay(Session& s, std::shared_ptr<const policy::Resol
       policy::Decision d = engine->decide(probe);
       if (d.allowed()) return true;
       audit_decision(probe, d);
+      say_network_refusal(d);
       return d.advisory;
     };
     cfg.allowed = [engine](const policy::NetConnect& flow) {
       policy::Decision d = engine->decide(flow);
       audit_decision(flow, d);
+      say_network_refusal(d);
       return d.allowed() || d.advisory;
     };
     net::run_relay(std::move(cfg));

@@ -1,4 +1,5 @@
 #include "exec/session.h"
+#include "sandbox/plan_json.h"
 #include "sandbox/session_registry.h"
 #include "policy/auto_detect.h"
 #include "policy/user_config.h"
@@ -110,10 +111,7 @@ std::string sandbox_review_text(Shell& sh, const policy::ResolvedProfile& profil
 }
 
 policy::Json sandbox_review_json(Shell& sh, const policy::ResolvedProfile& profile) {
-  sandbox::SandboxPlan plan = review_plan(sh, profile);
-  policy::Json lines = policy::Json::array();
-  for (auto& line : sandbox::plan_lines(plan)) lines.push_back(policy::escape_bytes(line));
-  return policy::Json{{"plan", std::move(lines)}};
+  return sandbox::plan_json(review_plan(sh, profile));
 }
 
 std::optional<std::string> sandbox_refusal_for(Shell& sh, const policy::ResolvedProfile& profile) {

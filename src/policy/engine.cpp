@@ -35,6 +35,22 @@ std::string ports_text(const Profile& p) {
   return out;
 }
 
+bool in_ports(const Ports& ports, uint16_t port) {
+  for (const auto& r : ports)
+    if (port >= r.lo && port <= r.hi) return true;
+  return false;
+}
+
+std::string local_ports_text(const Ports& ports) {
+  std::string out;
+  for (const auto& r : ports) {
+    if (!out.empty()) out += ", ";
+    out += std::to_string(r.lo);
+    if (r.hi != r.lo) out += "-" + std::to_string(r.hi);
+  }
+  return out.empty() ? "none" : out;
+}
+
 }  // namespace
 
 Engine::Engine(std::shared_ptr<const ResolvedProfile> profile, SessionFacts facts)
@@ -204,10 +220,16 @@ Decision Engine::network(const NetConnect& a) const {
   if (p.allow_ports.value.empty())
     port_ok = !p.allow_hosts.value.empty() && (a.port == 80 || a.port == 443);
   for (const auto& r : p.allow_ports.value) port_ok = port_ok || (a.port >= r.lo && a.port <= r.hi);
+  // This host's loopback, by address and port alone (the relay never gives a name to
+  // a loopback address): allow_loopback, not allow_hosts, opens it.
+  bool loopback = !a.ip.empty() && is_loopback_address(a.ip);
+  if (loopback && in_ports(p.allow_loopback.value, a.port)) return allow("network.allow_loopback");
   if (host_ok && port_ok) return allow("network.allow_hosts");
   if (!p.block_all_others.value) return allow("network.block_all_others");
   Decision d;
-  if (p.allow_hosts.value.empty())
+  if (loopback && !host_ok)
+    d = deny("network.allow_loopback", a, explain::loopback_not_allowed(a.port, local_ports_text(p.allow_loopback.value)));
+  else if (p.allow_hosts.value.empty())
     d = deny("network.allow_hosts", a, explain::network_closed());
   else if (!host_ok)
     d = deny("network.allow_hosts", a,

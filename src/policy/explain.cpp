@@ -127,6 +127,11 @@ std::string port_not_allowed(uint16_t port, std::string_view allowed) {
          ").";
 }
 
+std::string loopback_not_allowed(uint16_t port, std::string_view allowed) {
+  return "Port " + std::to_string(port) + " of this host's loopback is not in allow_loopback (" +
+         std::string(allowed) + "); add it there to reach a local service without opening the network.";
+}
+
 std::string network_closed() {
   return "This profile allows no network connections (allow_hosts is empty, "
          "block_all_others = true).";

@@ -107,6 +107,15 @@ static bool in_net(const IpNet& net, const IpNet& ip) {
   return (net.addr[size_t(full)] & mask) == (ip.addr[size_t(full)] & mask);
 }
 
+bool is_loopback_address(std::string_view ip) {
+  if (ip.find('/') != std::string_view::npos) return false;
+  auto a = parse_ip_net(ip);
+  if (!a) return false;
+  if (!a->v6) return a->addr[0] == 127;
+  static constexpr std::array<uint8_t, 16> kV6Loopback{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1};
+  return a->addr == kV6Loopback;
+}
+
 bool HostMatcher::match_ip(std::string_view ip) const {
   if (nets_.empty() || ip.find('/') != std::string_view::npos) return false;
   auto addr = parse_ip_net(ip);

@@ -26,6 +26,9 @@ struct IpNet {
 // An IP literal ("10.0.0.1", "::1") or CIDR ("10.0.0.0/8"); IPv4-mapped IPv6 becomes IPv4.
 std::optional<IpNet> parse_ip_net(std::string_view text);
 bool is_ip_literal(std::string_view text);
+// 127.0.0.0/8 or ::1 (IPv4-mapped included): this host's own loopback, as the relay
+// (outside the session's namespace) would reach it.
+bool is_loopback_address(std::string_view ip);
 
 class HostMatcher {
  public:

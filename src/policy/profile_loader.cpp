@@ -1,6 +1,7 @@
 #include "policy/profile_loader.h"
 #include "policy/auto_detect.h"
 
+#include <algorithm>
 #include <type_traits>
 
 #include "policy/ini_loader.h"
@@ -138,6 +139,24 @@ std::string unknown_key_message(std::string_view section, std::string_view key) 
   return msg;
 }
 
+// A port in both allow_bind and allow_loopback would name two services (the session's
+// own listener and this host's): refused where one file sets both. Across files the
+// session's own listener wins (network.md).
+void check_local_ports(Ctx& cx, const Profile& p) {
+  if (!p.allow_bind.set || !p.allow_loopback.set) return;
+  for (const auto& b : p.allow_bind.value)
+    for (const auto& l : p.allow_loopback.value)
+      if (b.lo <= l.hi && l.lo <= b.hi) {
+        unsigned port = std::max(b.lo, l.lo);
+        cx.error(p.allow_loopback.from.line, "allow_loopback",
+                 "port " + std::to_string(port) + " is also in allow_bind (line " +
+                     std::to_string(p.allow_bind.from.line) +
+                     "): 127.0.0.1:" + std::to_string(port) +
+                     " would be both the session's own listener and this host's service; keep it in one");
+        return;
+      }
+}
+
 }  // namespace
 
 std::optional<LoadedProfile> parse_profile(const ProfileFile& file, Diags& diags) {
@@ -180,6 +199,7 @@ std::optional<LoadedProfile> parse_profile(const ProfileFile& file, Diags& diags
       apply_entry(cx, *key, e, out.profile, file.name);
     }
   }
+  check_local_ports(cx, out.profile);
   if (diags.size() != before) return std::nullopt;
   return out;
 }

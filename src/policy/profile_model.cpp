@@ -52,6 +52,8 @@ constexpr KeyInfo kKeys[] = {
     {"network.allow_ports", Kind::port_list, &P::allow_ports, kKernel},
     {"network.block_all_others", Kind::boolean, &P::block_all_others, kKernel},
     {"network.enforcement", Kind::enforcement, &P::net_enforcement, kKernel},
+    {"network.allow_bind", Kind::port_list, &P::allow_bind, kKernel},
+    {"network.allow_loopback", Kind::port_list, &P::allow_loopback, kKernel},
     {"resources.max_memory", Kind::size, &P::max_memory, kKernel},
     {"resources.max_cpu_seconds", Kind::count, &P::max_cpu_seconds, kKernel},
     {"resources.max_file_size", Kind::size, &P::max_file_size, kKernel},

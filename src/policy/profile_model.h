@@ -71,6 +71,12 @@ struct Profile {
   Field<Ports> allow_ports;
   Field<bool> block_all_others = base_value(true);
   Field<Enforcement> net_enforcement;
+  // Local services (network.md). allow_bind: TCP ports the session's programs may
+  // listen on, inside the session's own network namespace, and connect to there on
+  // loopback (a dev server and its tests). allow_loopback: TCP ports of this host's own
+  // loopback (127.0.0.1, ::1) the session may connect to through the relay (a test
+  // database on the host); no name and no other address gets them.
+  Field<Ports> allow_bind, allow_loopback;
   // [resources]  0 means unlimited
   Field<uint64_t> max_memory, max_cpu_seconds, max_file_size, max_processes, max_open_files;
   // [environment]

@@ -90,6 +90,17 @@ void summary_reach(const Profile& p, Summary& out) {
   }
   if (!p.block_all_others.value) text += "; other traffic not blocked";
   if (p.net_enforcement.value == Enforcement::warn) text += " (warn only)";
+  // Local services: only meaningful where the network is closed (else anything goes).
+  auto port_list = [](const Ports& v) {
+    List ports;
+    for (const auto& r : v)
+      ports.push_back(r.lo == r.hi ? std::to_string(r.lo) : std::to_string(r.lo) + "-" + std::to_string(r.hi));
+    return cut_list(ports, 30);
+  };
+  if (p.block_all_others.value && !p.allow_bind.value.empty())
+    text += "; may listen on " + port_list(p.allow_bind.value) + " (the session's own loopback)";
+  if (p.block_all_others.value && !p.allow_loopback.value.empty())
+    text += "; this host's localhost:" + port_list(p.allow_loopback.value);
   add(out, "network", text);
 }
 

@@ -310,6 +310,16 @@ struct Builder {
     plan.net_relay = true;
     for (const auto& r : p.allow_ports.value) plan.relay_ports.push_back({r.lo, r.hi});
     if (plan.relay_ports.empty() && !p.allow_hosts.value.empty()) plan.relay_ports = {{80, 80}, {443, 443}};
+    for (const auto& r : p.allow_bind.value) plan.bind_ports.push_back({r.lo, r.hi});
+    // A port also in allow_bind is the session's own (the namespace keeps it): the
+    // relay never sees a loopback connection to it.
+    for (const auto& r : p.allow_loopback.value) {
+      bool own = false;
+      for (const auto& b : p.allow_bind.value) own = own || (r.lo >= b.lo && r.hi <= b.hi);
+      if (own) continue;
+      plan.host_loopback_ports.push_back({r.lo, r.hi});
+      plan.relay_ports.push_back({r.lo, r.hi});
+    }
     if (p.net_enforcement.value == policy::Enforcement::warn) {
       plan.unenforced.push_back("network: enforcement = warn, nothing is refused by the kernel");
       return;
@@ -320,6 +330,10 @@ struct Builder {
       plan.connect_ports = {{80, 80}, {443, 443}};
     // DNS over TCP reaches the relay's DNS listener (netns.h): port 53 on any address.
     plan.connect_ports.push_back({53, 53});
+    // Local services: Landlock rules are by port only; the namespace and the relay
+    // decide the address (a connection elsewhere on these ports is the relay's to refuse).
+    for (const PortRange& r : plan.bind_ports) plan.connect_ports.push_back(r);
+    for (const PortRange& r : plan.host_loopback_ports) plan.connect_ports.push_back(r);
     if (!p.allow_hosts.value.empty())
     if (caps.landlock_abi < 4)
       plan.unenforced.push_back("network ports: need Landlock ABI 4 (this kernel: " +

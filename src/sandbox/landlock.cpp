@@ -94,7 +94,11 @@ Result<void> add_port_rules(int ruleset, const SandboxPlan& plan) {
   for (const PortRange& pr : plan.connect_ports)
     for (uint32_t p = pr.first; p <= pr.last && p <= 65535; ++p)
       if (auto r = add(ll::net_connect_tcp, p); !r) return r;
-  // Binding an ephemeral port (port 0) stays possible; listening on a chosen port does not.
+  // Binding an ephemeral port (port 0) stays possible; listening on a chosen port only
+  // where allow_bind says (inside the session's namespace: its own loopback).
+  for (const PortRange& pr : plan.bind_ports)
+    for (uint64_t p = pr.first; p <= pr.last; ++p)
+      if (auto r = add(ll::net_bind_tcp, p); !r) return r;
   return add(ll::net_bind_tcp, 0);
 }
 

@@ -108,18 +108,27 @@ bool add_route(int family, bool local) {
 // The ruleset: DNS to its listeners, every other TCP connection to the relay; UDP 443
 // rejected (QUIC clients fall back to TCP at once), other UDP dropped. Each accept is
 // a rule of its own: Debian's nftables 1.0.6 merges `a != x b != y` wrongly.
-bool install_nftables() {
+bool install_nftables(const std::vector<PortRange>& own_ports) {
   nft_ctx* ctx = nft_ctx_new(NFT_CTX_DEFAULT);
   if (!ctx) return false;
   nft_ctx_buffer_output(ctx);
   nft_ctx_buffer_error(ctx);
   std::string dns = std::to_string(kRelayDnsPort), tcp = std::to_string(kRelayTcpPort);
+  // allow_bind: a loopback connection to one of these ports is to the session's own
+  // listener, so it stays in the namespace instead of going to the relay.
+  std::string own;
+  for (const PortRange& r : own_ports)
+    own += (own.empty() ? "" : ", ") + std::to_string(r.first) +
+           (r.first == r.last ? std::string() : "-" + std::to_string(r.last));
+  std::string keep_own = own.empty() ? std::string()
+                                     : "  ip daddr 127.0.0.0/8 tcp dport { " + own + " } accept\n"
+                                       "  ip6 daddr ::1 tcp dport { " + own + " } accept\n";
   std::string rules =
       "table inet lash {\n"
       " chain intercept {\n"
       "  type nat hook output priority -100; policy accept;\n"
       "  meta l4proto udp udp dport 53 redirect to :" + dns + "\n"
-      "  meta l4proto tcp tcp dport 53 redirect to :" + dns + "\n"
+      "  meta l4proto tcp tcp dport 53 redirect to :" + dns + "\n" + keep_own +
       "  meta l4proto tcp redirect to :" + tcp + "\n"
       " }\n"
       " chain leave {\n"
@@ -201,10 +210,11 @@ bool open_listeners(Made& m, bool local, const std::vector<PortRange>& ports) {
 }
 
 // The helper: a fork of lash. Returns the stage that failed (errno in ERR).
-int helper_main(int sock, bool local, const std::vector<PortRange>& ports, bool& nft_failed) {
+int helper_main(int sock, bool local, const std::vector<PortRange>& ports, const std::vector<PortRange>& own_ports,
+                bool& nft_failed) {
   if (unshare(CLONE_NEWNET) != 0) return st_unshare;
   if (!lo_up()) return st_lo;
-  if (!local && !install_nftables()) {
+  if (!local && !install_nftables(own_ports)) {
     nft_failed = true;
     local = true;
   }
@@ -247,7 +257,8 @@ const char* interception_name(NetInterception m) {
   return m == NetInterception::nftables ? "nftables redirect" : "local route";
 }
 
-Result<SessionNetwork> make_session_network(const std::vector<PortRange>& ports, bool force_local) {
+Result<SessionNetwork> make_session_network(const std::vector<PortRange>& ports,
+                                            const std::vector<PortRange>& own_ports, bool force_local) {
   int sv[2];
   if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) != 0)
     return sys_error("cannot make the session's network namespace", "", errno);
@@ -257,7 +268,7 @@ Result<SessionNetwork> make_session_network(const std::vector<PortRange>& ports,
   if (pid == 0) {
     mine.reset();
     bool nft_failed = false;
-    int stage = helper_main(theirs.get(), force_local, ports, nft_failed);
+    int stage = helper_main(theirs.get(), force_local, ports, own_ports, nft_failed);
     if (stage != st_ok) {
       int msg[3] = {stage, errno, 0};
       (void)!write(theirs.get(), msg, sizeof msg);

@@ -44,9 +44,12 @@ inline constexpr uint16_t kRelayDnsPort = 53;
 // More allowed ports than this cannot be served by the local-route fallback.
 inline constexpr size_t kMaxLocalPorts = 256;
 
-// PORTS: the allowed TCP ports (for the fallback). FORCE_LOCAL: skip nftables (tests,
-// and LASH_NET_INTERCEPTION=local). Must be called where lash may fork helpers.
-Result<SessionNetwork> make_session_network(const std::vector<PortRange>& ports, bool force_local);
+// PORTS: the allowed TCP ports (for the fallback). OWN_PORTS: allow_bind, whose
+// loopback connections stay in the namespace (the fallback needs nothing: every
+// address is local there). FORCE_LOCAL: skip nftables (tests, and
+// LASH_NET_INTERCEPTION=local). Must be called where lash may fork helpers.
+Result<SessionNetwork> make_session_network(const std::vector<PortRange>& ports,
+                                            const std::vector<PortRange>& own_ports, bool force_local);
 
 const char* interception_name(NetInterception m);
 

@@ -72,6 +72,11 @@ struct SandboxPlan {
   // (warn relays what it would refuse, and records it).
   bool net_relay = false;
   std::vector<PortRange> relay_ports;  // allowed TCP ports (the local-route fallback)
+  // Local services (allow_bind, allow_loopback). BIND_PORTS: the session may listen on
+  // them (Landlock bind rules) and its connections to loopback on them stay inside the
+  // namespace (nftables does not redirect them). HOST_LOOPBACK_PORTS: relayed to this
+  // host's own loopback (also in relay_ports, for the local-route listeners).
+  std::vector<PortRange> bind_ports, host_loopback_ports;
 
   Limits limits;
 

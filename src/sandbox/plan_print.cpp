@@ -54,6 +54,22 @@ std::vector<std::string> plan_lines(const SandboxPlan& p) {
     out.push_back(std::string(p.net_relay ? "  " : "") + "network: TCP connect only to ports " +
                   (ports.empty() ? std::string("(none)") : ports) + " (Landlock, a second wall)");
   }
+  auto port_text = [](const std::vector<PortRange>& v) {
+    std::string s;
+    for (const PortRange& r : v)
+      s += (s.empty() ? "" : ",") +
+           (r.first == r.last ? std::to_string(r.first) : std::to_string(r.first) + "-" + std::to_string(r.last));
+    return s;
+  };
+  if (p.net_relay) {
+    out.push_back("  listen: TCP port 0 (any free port)" +
+                  (p.bind_ports.empty() ? std::string()
+                                        : " and " + port_text(p.bind_ports) +
+                                              " (allow_bind; the session's own loopback, unseen by this host)"));
+    if (!p.host_loopback_ports.empty())
+      out.push_back("  this host's loopback (127.0.0.1, ::1): ports " + port_text(p.host_loopback_ports) +
+                    " through the relay (allow_loopback); no name and no other address reaches them");
+  }
   out.push_back("limits: memory " + limit(p.limits.memory) + ", cpu seconds " + limit(p.limits.cpu_seconds) +
                 ", file size " + limit(p.limits.file_size) + ", processes " + limit(p.limits.processes) +
                 ", open files " + limit(p.limits.open_files));

@@ -391,7 +391,7 @@ Result<void> make_network(Prepared& p, const SandboxPlan& plan) {
     return refuse("the session's network namespace needs a user namespace of the session's own, which this "
                   "kernel refuses to this user");
   const char* mode = getenv("LASH_NET_INTERCEPTION");
-  auto net = make_session_network(plan.relay_ports, mode && std::string(mode) == "local");
+  auto net = make_session_network(plan.relay_ports, plan.bind_ports, mode && std::string(mode) == "local");
   if (!net) return refuse(net.error().message());
   p.netns = std::move(net->netns);
   p.relay_listeners = std::move(net->listeners);
