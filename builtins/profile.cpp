@@ -377,6 +377,16 @@ int cmd_create(Shell& sh, std::vector<std::string> in) {
     return 2;
   }
   const std::string& name = args[0];
+  // A user file named like a system or built-in profile replaces it for every session
+  // that selects that name (`default`: every plain lash). Started from the narrow
+  // template it would take away what those sessions had, profile_manage included, so
+  // the user could not even undo it from lash: it extends the one it shadows instead.
+  bool shadows = false;
+  if (parent.empty()) {
+    policy::SearchPath store = policy::session_search_path();
+    shadows = bool(policy::find_profile(store, name, user_dir_allowed(), policy::Source::system));
+    if (shadows) parent = name;
+  }
   if (!parent.empty()) {
     // The parent must load now, as it will for the new profile (its own name: the
     // system or built-in one below the user directory).
@@ -403,6 +413,11 @@ int cmd_create(Shell& sh, std::vector<std::string> in) {
     return 1;
   }
   sh.out() << user_profile_path(name) << '\n';
+  if (shadows)
+    sh.err() << "profile create: note: '" << name << "' replaces the " << name
+             << " profile below the user directory for every session that selects it; the new file extends it "
+                "(from = "
+             << name << "), so nothing changes until you edit it; profile delete " << name << " undoes it\n";
   return 0;
 }
 
@@ -416,12 +431,14 @@ int cmd_delete(Shell& sh, std::vector<std::string> in) {
   }
   const std::string& name = o->operands[0];
   std::string path = user_profile_path(name);
+  // The session's own profile may go too (a user `default` is the one every plain
+  // session runs under, so refusing would leave no way to undo it from lash): what is
+  // in force stays in force, in memory, until the session ends; new sessions find the
+  // name below the user directory.
+  bool in_force = false;
   if (name == active_name() && user_dir_allowed()) {
     exec::Session* s = exec::current_session();
-    if (s && s->active && !s->active->chain.empty() && s->active->chain[0].path == path) {
-      sh.error("profile delete: '" + name + "' is the session's profile; switch to another first");
-      return 1;
-    }
+    in_force = s && s->active && !s->active->chain.empty() && s->active->chain[0].path == path;
   }
   if (::unlink(path.c_str()) != 0) {
     int err = errno;
@@ -439,6 +456,9 @@ int cmd_delete(Shell& sh, std::vector<std::string> in) {
   }
   ::unlink((path + ".rejected").c_str());
   sh.out() << "deleted " << path << '\n';
+  if (in_force)
+    sh.err() << "profile delete: this session keeps the profile '" << name
+             << "' it loaded until it ends; new sessions no longer use that file\n";
   return 0;
 }
 
