@@ -30,6 +30,7 @@
 #include "policy/session_facts.h"
 #include "policy/session_select.h"
 #include "policy/store.h"
+#include "policy/validate.h"
 #include "syntax/parser.h"
 
 namespace lash::builtins {
@@ -579,6 +580,40 @@ void warn_unresolved_programs(Shell& sh, const policy::LoadedProfile& lp) {
                  << (e.find('/') == std::string::npos ? " (not found on PATH)" : " (no such executable)") << '\n';
 }
 
+// The parent and spawn lists of a file that does not load as a whole, each entry as
+// written and where: only well-formed values (a valid name, program items) are taken.
+std::optional<policy::LoadedProfile> partial_profile(const std::string& path, const std::string& text) {
+  policy::Diags ignored;
+  auto doc = policy::read_ini(text, path, ignored);
+  if (!doc) return std::nullopt;
+  policy::LoadedProfile lp;
+  lp.name = path.substr(path.rfind('/') == std::string::npos ? 0 : path.rfind('/') + 1);
+  if (lp.name.size() > 8 && lp.name.compare(lp.name.size() - 8, 8, ".profile") == 0) lp.name.resize(lp.name.size() - 8);
+  lp.path = path;
+  lp.source = policy::Source::user;
+  if (const auto* sec = doc->find("inherit"))
+    for (const auto& e : sec->entries)
+      if (e.key == "from" && e.continuations.empty())
+        if (auto n = policy::validate::profile_name(e.value))
+          lp.profile.inherit_from = policy::Field<std::string>{*n, true, {path, e.line, lp.name}};
+  if (const auto* sec = doc->find("process"))
+    for (const auto& e : sec->entries) {
+      auto* f = e.key == "spawn_allowlist" ? &lp.profile.spawn_allowlist
+                : e.key == "spawn_denylist" ? &lp.profile.spawn_denylist
+                                            : nullptr;
+      if (!f) continue;
+      std::string all = e.value;
+      for (const auto& c : e.continuations) all += "," + c.value;
+      auto items = policy::validate::split_list(all);
+      if (!items) continue;
+      policy::List ok;
+      for (const auto& i : *items)
+        if (auto v = policy::validate::program(i)) ok.push_back(*v);
+      *f = policy::Field<policy::List>{ok, true, {path, e.line, lp.name}};
+    }
+  return lp;
+}
+
 int cmd_validate(Shell& sh, std::vector<std::string> args) {
   if (args.empty()) {
     sh.error("profile validate: usage: profile validate FILE...");
@@ -601,10 +636,17 @@ int cmd_validate(Shell& sh, std::vector<std::string> args) {
       st = 1;
       continue;
     }
+    std::string raw = text;
     auto loaded = policy::load_profile_text(path, std::move(text));
     if (!loaded) {
       sh.err() << loaded.error().message() << '\n';
       st = 1;
+      // All errors at once: the parent and the program lists are checked too, from
+      // what the file says where it says it (the rest did not load).
+      if (auto partial = partial_profile(path, raw)) {
+        (void)check_parent(sh, *partial);
+        warn_unresolved_programs(sh, *partial);
+      }
       continue;
     }
     bool parent_ok = check_parent(sh, *loaded);
