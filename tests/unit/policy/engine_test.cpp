@@ -357,3 +357,35 @@ TEST_CASE("auto-detect: a profile with wider files or warn-only enforcement is n
   CHECK_FALSE(lash::policy::no_wider(*more, *active));
   CHECK_FALSE(lash::policy::no_wider(*prog, *active));
 }
+
+TEST_CASE("network: allow_loopback opens this host's loopback ports by address, nothing else") {
+  auto e = engine("[network]\nallow_hosts = example.com\nallow_ports = 5432\nallow_loopback = 5432, 6000-6001\n");
+  auto v4 = e.decide(NetConnect{"127.0.0.1", "127.0.0.1", 5432, ""});
+  CHECK(v4.allowed());
+  CHECK(v4.decided_by.key == "network.allow_loopback");
+  CHECK(e.decide(NetConnect{"::1", "::1", 6001, ""}).allowed());
+  CHECK(e.decide(NetConnect{"127.3.4.5", "127.3.4.5", 6000, ""}).allowed());
+  CHECK(e.decide(NetConnect{"::ffff:127.0.0.1", "::ffff:127.0.0.1", 5432, ""}).allowed());
+  // Another port of loopback: refused, naming allow_loopback.
+  auto other = e.decide(NetConnect{"127.0.0.1", "127.0.0.1", 22, ""});
+  CHECK(other.verdict == Verdict::deny);
+  CHECK(other.decided_by.key == "network.allow_loopback");
+  // The same port elsewhere is not opened by it (allow_ports with a host is needed).
+  CHECK_FALSE(e.decide(NetConnect{"10.0.0.1", "10.0.0.1", 6000, ""}).allowed());
+  // A name is never loopback (the relay's DNS gives none; a probe has no address).
+  CHECK_FALSE(e.decide(NetConnect{"localhost", "", 5432, ""}).allowed());
+  // Without the key, loopback on an allowed port is still refused, by allow_loopback.
+  auto none = engine("[network]\nallow_hosts = example.com\nallow_ports = 5432\n");
+  auto d = none.decide(NetConnect{"127.0.0.1", "127.0.0.1", 5432, ""});
+  CHECK(d.verdict == Verdict::deny);
+  CHECK(d.decided_by.key == "network.allow_loopback");
+  CHECK(d.suggestion.find("allow_loopback (none)") != std::string::npos);
+}
+
+TEST_CASE("network: a port in both allow_bind and allow_loopback of one file is an error") {
+  auto bad = test::parse("[network]\nallow_bind = 8000-9000\nallow_loopback = 5432, 8888\n");
+  REQUIRE_FALSE(bad);
+  CHECK(bad.error().message().find(":3: allow_loopback: port 8888 is also in allow_bind (line 2)") !=
+        std::string::npos);
+  CHECK(test::parse("[network]\nallow_bind = 8000\nallow_loopback = 5432\n"));
+}
