@@ -1,10 +1,13 @@
 #include "exec/net_relay_start.h"
 
 #include "exec/session.h"
-#include "exec/output.h"
 #include "net/relay.h"
 #include "policy/engine.h"
 #include "policy/explain.h"
+
+#include <poll.h>
+#include <signal.h>
+#include <unistd.h>
 
 #include <set>
 #include <string>
@@ -24,7 +27,12 @@ void say_network_refusal(const policy::Decision& d) {
   std::string text = said.size() > kMaxSaid
                          ? "lash: further network refusals of this session are only in the audit log (audit tail)\n"
                          : policy::explain::refusal_lines(d);
-  (void)write_all(2, text);
+  // Never blocking the relay on a stderr nobody reads (a full pipe would stall every
+  // flow of the session): one write of under PIPE_BUF bytes, only when there is room.
+  if (text.size() > 4000) text.resize(4000);
+  pollfd pfd{2, POLLOUT, 0};
+  if (::poll(&pfd, 1, 0) != 1 || (pfd.revents & (POLLERR | POLLHUP | POLLNVAL)) || !(pfd.revents & POLLOUT)) return;
+  (void)!::write(2, text.data(), text.size());
 }
 
 }  // namespace
@@ -35,6 +43,9 @@ Result<void> start_network_relay(Session& s, std::shared_ptr<const policy::Resol
   auto resolvers = net::read_resolvers();
   auto host_addresses = net::read_host_addresses();
   return s.sandbox->start_relay([&](std::vector<sandbox::RelayListener>& ls) {
+    // A refusal said on a terminal whose foreground is a job must not stop the relay
+    // (TOSTOP): the write goes through instead.
+    ::signal(SIGTTOU, SIG_IGN);
     auto engine = std::make_shared<policy::Engine>(profile);
     net::RelayConfig cfg;
     for (auto& l : ls) {

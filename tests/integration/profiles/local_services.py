@@ -70,6 +70,12 @@ elif case == "serve":
     c = socket.create_connection(("127.0.0.1", port), timeout=5)
     conn, _ = srv.accept(); conn.sendall(b"own-service\n"); conn.close()
     print("got " + c.recv(64).decode().strip())
+elif case == "resolve":
+    for _ in range(3):  # said once however often a program asks
+        try:
+            print(socket.getaddrinfo(sys.argv[2], 443)[0][4][0])
+        except OSError as e:
+            print("nxdomain" if isinstance(e, socket.gaierror) else "error " + name(e))
 elif case == "connect":
     fam = socket.AF_INET6 if ":" in sys.argv[2] else socket.AF_INET
     c = socket.socket(fam)
@@ -188,6 +194,13 @@ def inner(args):
            client("ports", "connect", "127.0.0.1", str(HOST_PORT)), lambda o: o.startswith("refused"),
            err_has=["Problem:", "Suggestion:", "allow_loopback (none)",
                     "Decided by network.allow_loopback (not set"])
+    out, err = client("ports", "resolve", "refused.test")
+    expect("a refused name is said once, naming its key", (out, err), "nxdomain\nnxdomain\nnxdomain",
+           err_has=["Problem: This session (profile: ports) cannot connect to 'refused.test'",
+                    "Decided by network.allow_hosts (set at "])
+    if err.count("Problem:") != 1:
+        fails.append("said once")
+        print("FAIL said once: %r" % err)
     expect("host loopback reached with allow_loopback", client("loop", "connect", "127.0.0.1", str(HOST_PORT)),
            "got host-service")
     expect("host loopback over IPv6", client("loop", "connect", "::1", str(HOST_PORT)), "got host-service-v6")
