@@ -416,6 +416,42 @@ TEST_CASE("own_state_of: resolves like the kernel and lists every symlink met") 
   (void)!system(("rm -rf '" + d + "'").c_str());
 }
 
+TEST_CASE("compile: local services (allow_bind, allow_loopback)") {
+  auto rp = ci_profile();
+  rp.values.block_all_others.value = true;
+  rp.values.allow_hosts.value = {};
+  rp.values.allow_ports.value = {};
+  rp.values.allow_bind.value = {{8888, 8888}};
+  rp.values.allow_loopback.value = {{5432, 5432}, {8888, 8888}};  // 8888: the session's own wins
+  auto plan = compile(rp, ctx_with_git(), full_caps());
+  REQUIRE(plan.bind_ports.size() == 1);
+  CHECK(plan.bind_ports[0].first == 8888);
+  REQUIRE(plan.host_loopback_ports.size() == 1);
+  CHECK(plan.host_loopback_ports[0].first == 5432);
+  REQUIRE(plan.relay_ports.size() == 1);  // the local-route fallback listens for 5432 only
+  CHECK(plan.relay_ports[0].first == 5432);
+  auto has_port = [&](uint16_t port) {
+    for (const auto& r : plan.connect_ports)
+      if (r.first <= port && port <= r.last) return true;
+    return false;
+  };
+  CHECK(has_port(8888));
+  CHECK(has_port(5432));
+  CHECK(has_port(53));
+  CHECK_FALSE(has_port(443));
+  // Under warn there are no Landlock port rules, but the namespace still keeps the
+  // session's own loopback.
+  rp.values.net_enforcement.value = policy::Enforcement::warn;
+  plan = compile(rp, ctx_with_git(), full_caps());
+  CHECK(!plan.restrict_net);
+  CHECK(plan.bind_ports.size() == 1);
+  // An open network: nothing to compile.
+  rp.values.block_all_others.value = false;
+  plan = compile(rp, ctx_with_git(), full_caps());
+  CHECK(!plan.net_relay);
+  CHECK(plan.bind_ports.empty());
+}
+
 TEST_CASE("compile: network") {
   auto rp = ci_profile();
   rp.values.block_all_others.value = true;
