@@ -15,6 +15,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <set>
 
 #include "sandbox/fd_passing.h"
 #include "sandbox/launch.h"
@@ -202,9 +203,13 @@ bool open_listeners(Made& m, bool local, const std::vector<PortRange>& ports) {
       if (!add(family, SOCK_STREAM, kRelayTcpPort, RelayListener::tcp)) return false;
       continue;
     }
+    // Once per port: lists may overlap (allow_ports and allow_loopback, or ranges),
+    // and a second listener on a port would fail the whole namespace.
+    std::set<unsigned> done;
     for (const PortRange& r : ports)
       for (unsigned p = r.first; p <= r.last && p != 0; ++p)
-        if (p != kRelayDnsPort && !add(family, SOCK_STREAM, uint16_t(p), RelayListener::tcp)) return false;
+        if (p != kRelayDnsPort && done.insert(p).second && !add(family, SOCK_STREAM, uint16_t(p), RelayListener::tcp))
+          return false;
   }
   return true;
 }
@@ -220,8 +225,10 @@ int helper_main(int sock, bool local, const std::vector<PortRange>& ports, const
   }
   if (!add_route(AF_INET, local)) return st_route4;
   if (!add_route(AF_INET6, local)) return st_route6;
-  size_t count = 0;
-  for (const PortRange& r : ports) count += size_t(r.last - r.first) + 1;
+  std::set<unsigned> distinct;
+  for (const PortRange& r : ports)
+    for (unsigned p = r.first; p <= r.last && distinct.size() <= kMaxLocalPorts; ++p) distinct.insert(p);
+  size_t count = distinct.size();
   if (local && count > kMaxLocalPorts) {
     errno = E2BIG;
     return st_ports;

@@ -146,6 +146,8 @@ def inner(args):
     profile("loop", extra="allow_loopback = %d" % HOST_PORT)
     profile("open", block="false")
     profile("ports", extra="allow_hosts = allowed.test\nallow_ports = %d" % HOST_PORT)
+    profile("overlap", extra="allow_hosts = allowed.test\nallow_ports = %d, %d-%d\nallow_loopback = %d"
+            % (HOST_PORT, HOST_PORT - 1, HOST_PORT + 1, HOST_PORT))
     both = profile("both", extra="allow_bind = 8000-9000\nallow_loopback = 8888")
 
     def run(prof, script, timeout=40):
@@ -203,6 +205,8 @@ def inner(args):
         print("FAIL said once: %r" % err)
     expect("host loopback reached with allow_loopback", client("loop", "connect", "127.0.0.1", str(HOST_PORT)),
            "got host-service")
+    expect("overlapping port lists (one listener per port in the local-route fallback)",
+           client("overlap", "connect", "127.0.0.1", str(HOST_PORT)), "got host-service")
     expect("host loopback over IPv6", client("loop", "connect", "::1", str(HOST_PORT)), "got host-service-v6")
     expect("the same port elsewhere stays refused", client("loop", "connect", "10.9.9.9", str(HOST_PORT)),
            lambda o: o.startswith("refused"))
