@@ -15,6 +15,7 @@
 #include "base/strutil.h"
 #include "builtins/families.h"
 #include "exec/dry_run.h"
+#include "net/flow_rules.h"
 #include "exec/stack_guard.h"
 #include "exec/policy_gate.h"
 #include "exec/session.h"
@@ -234,13 +235,53 @@ std::string join_words(const std::vector<std::string>& args, size_t from) {
   return text;
 }
 
+// `--net TARGET` of `profile test`: what the session's relay would do with that
+// connection, step by step (DNS question, then the flow with the name it claims), each
+// step the action the relay builds (net/flow_rules.h) decided by the same engine.
+bool add_net_targets(Shell& sh, const std::vector<std::string>& targets,
+                     const std::shared_ptr<const policy::ResolvedProfile>& p, std::vector<exec::CheckedAction>& out,
+                     std::vector<std::string>& notes) {
+  policy::Engine engine(p);  // as the relay builds its own (exec/net_relay_start.cpp)
+  for (const std::string& t : targets) {
+    auto steps = net::dry_flow_steps(t, p->values);
+    if (!steps) {
+      sh.error(steps.error().message());
+      return false;
+    }
+    for (const auto& step : *steps) {
+      policy::Decision d = engine.decide(step.action);
+      exec::CheckedAction a;
+      a.planned.action = step.action;
+      a.decision = d;
+      out.push_back(std::move(a));
+      notes.push_back(step.note);
+      // A refused name is NXDOMAIN: the program never gets an address to connect to.
+      if (!d.allowed() && !d.advisory) break;
+    }
+  }
+  return true;
+}
+
 int cmd_test(Shell& sh, std::vector<std::string> in) {
+  // --net TARGET (repeatable) among the leading options: it takes a value.
+  std::vector<std::string> net_targets;
+  for (size_t i = 0; i < in.size() && in[i].size() > 1 && in[i][0] == '-' && in[i] != "--";) {
+    if (in[i] == "--net" && i + 1 < in.size()) {
+      net_targets.push_back(in[i + 1]);
+      in.erase(in.begin() + long(i), in.begin() + long(i) + 2);
+    } else if (in[i].rfind("--net=", 0) == 0) {
+      net_targets.push_back(in[i].substr(6));
+      in.erase(in.begin() + long(i));
+    } else {
+      ++i;
+    }
+  }
   auto o = parse_opts(sh, "test", in, {"--json"}, 1);
   if (!o) return 2;
   bool json = o->has("--json");
   const auto& args = o->operands;
-  if (args.size() < 2) {
-    sh.error("profile test: usage: profile test [--json] NAME CMDLINE...");
+  if (args.size() < 2 && !(args.size() == 1 && !net_targets.empty())) {
+    sh.error("profile test: usage: profile test [--json] [--net TARGET]... NAME CMDLINE...");
     return 2;
   }
   auto p = load(args[0]);
@@ -248,9 +289,25 @@ int cmd_test(Shell& sh, std::vector<std::string> in) {
     sh.error("profile: " + p.error().message());
     return 2;
   }
-  auto decided = decide_cmdline(sh, join_words(args, 1), *p, "profile test");
-  if (!decided) return 2;
-  auto& actions = *decided;
+  std::vector<exec::CheckedAction> actions;
+  if (args.size() > 1) {
+    auto decided = decide_cmdline(sh, join_words(args, 1), *p, "profile test");
+    if (!decided) return 2;
+    actions = std::move(*decided);
+  }
+  // What a program connects to is decided by the relay at run time: its arguments
+  // (a URL given to curl, say) are not parsed for hosts. Said once, not guessed.
+  bool spawns = std::any_of(actions.begin(), actions.end(), [](const exec::CheckedAction& a) {
+    return std::holds_alternative<policy::Spawn>(a.planned.action);
+  });
+  const auto& pv = (*p)->values;
+  bool relayed = pv.block_all_others.value;
+  std::string net_note;
+  if (spawns && relayed)
+    net_note = "network: what the programs connect to is decided by the session's relay when they run (their "
+               "arguments are not read for hosts or URLs); ask with profile test --net HOST:PORT NAME";
+  std::vector<std::string> step_notes(actions.size());
+  if (!add_net_targets(sh, net_targets, *p, actions, step_notes)) return 2;
   bool denied = false, dynamic = false;
   for (auto& a : actions) {
     if (a.decision.verdict == policy::Verdict::deny) denied = true;
@@ -259,13 +316,23 @@ int cmd_test(Shell& sh, std::vector<std::string> in) {
   const char* verdict = denied ? "deny" : dynamic ? "dynamic" : "allow";
   if (json) {
     policy::Json arr = policy::Json::array();
-    for (auto& a : actions) arr.push_back(policy::action_json(a.planned.action, a.decision));
-    print_json(sh, policy::Json{{"profile", (*p)->name}, {"verdict", verdict}, {"actions", std::move(arr)}});
+    for (size_t i = 0; i < actions.size(); ++i) {
+      policy::Json j = policy::action_json(actions[i].planned.action, actions[i].decision);
+      if (!step_notes[i].empty()) j["step"] = step_notes[i];
+      arr.push_back(std::move(j));
+    }
+    policy::Json doc{{"profile", (*p)->name}, {"verdict", verdict}, {"actions", std::move(arr)}};
+    if (!net_note.empty()) doc["network"] = net_note;
+    print_json(sh, doc);
   } else {
-    for (auto& a : actions) {
-      sh.out() << policy::explain::action_line(a.planned.action, a.decision) << '\n';
+    for (size_t i = 0; i < actions.size(); ++i) {
+      const auto& a = actions[i];
+      sh.out() << policy::explain::action_line(a.planned.action, a.decision);
+      if (!step_notes[i].empty()) sh.out() << "  (" << step_notes[i] << ")";
+      sh.out() << '\n';
       if (a.decision.verdict == policy::Verdict::deny) sh.out() << policy::explain::refusal_lines(a.decision);
     }
+    if (!net_note.empty()) sh.out() << net_note << '\n';
     sh.out() << (denied ? "denied" : dynamic ? "dynamic" : "allowed") << '\n';
   }
   // 1 denied, 3 allowed so far but only the run can tell (docs/usage.md).
