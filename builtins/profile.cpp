@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstring>
 #include <optional>
@@ -50,6 +51,8 @@ constexpr const char* kHelp =
     "profile permissions [--json] [NAME]   capabilities and limits\n"
     "profile test [--json] NAME CMDLINE... decide CMDLINE under NAME without running it;\n"
     "                                      exit 0 allowed, 1 denied, 3 only known at run time\n"
+    "profile test [--net TARGET]... NAME   what the session's relay would do with a connection:\n"
+    "                                      HOST:PORT, IP:PORT, [IPv6]:PORT, udp:HOST:PORT, dns:NAME\n"
     "profile diff [--json] A B             the resolved keys that differ, with where each was set\n"
     "profile explain [--json] [--profile NAME] CMDLINE...\n"
     "                                      each refused action and the profile change allowing it\n"
@@ -235,6 +238,19 @@ std::string join_words(const std::vector<std::string>& args, size_t from) {
   return text;
 }
 
+// The first word of TEXT that looks like a URL (scheme://...), or "".
+std::string first_url(const std::string& text) {
+  size_t at = text.find("://");
+  if (at == std::string::npos) return "";
+  size_t b = at;
+  while (b > 0 && (std::isalnum(static_cast<unsigned char>(text[b - 1])) || text[b - 1] == '+' ||
+                   text[b - 1] == '-' || text[b - 1] == '.'))
+    --b;
+  size_t e = text.find_first_of(" \t\n'\"", at);
+  if (b == at) return "";
+  return text.substr(b, e == std::string::npos ? std::string::npos : e - b);
+}
+
 // `--net TARGET` of `profile test`: what the session's relay would do with that
 // connection, step by step (DNS question, then the flow with the name it claims), each
 // step the action the relay builds (net/flow_rules.h) decided by the same engine.
@@ -295,17 +311,14 @@ int cmd_test(Shell& sh, std::vector<std::string> in) {
     if (!decided) return 2;
     actions = std::move(*decided);
   }
-  // What a program connects to is decided by the relay at run time: its arguments
-  // (a URL given to curl, say) are not parsed for hosts. Said once, not guessed.
-  bool spawns = std::any_of(actions.begin(), actions.end(), [](const exec::CheckedAction& a) {
-    return std::holds_alternative<policy::Spawn>(a.planned.action);
-  });
-  const auto& pv = (*p)->values;
-  bool relayed = pv.block_all_others.value;
+  // What a program connects to is decided by the relay at run time: its arguments are
+  // not parsed for hosts. A URL written in the command line is the case a user would
+  // expect to see checked, so there it is said, not guessed.
   std::string net_note;
-  if (spawns && relayed)
-    net_note = "network: what the programs connect to is decided by the session's relay when they run (their "
-               "arguments are not read for hosts or URLs); ask with profile test --net HOST:PORT NAME";
+  if (args.size() > 1 && (*p)->values.block_all_others.value)
+    if (std::string url = first_url(join_words(args, 1)); !url.empty())
+      net_note = "network: '" + url + "' is not read as a connection: the session's relay decides what a program "
+                 "connects to when it runs; ask with profile test --net HOST:PORT " + args[0];
   std::vector<std::string> step_notes(actions.size());
   if (!add_net_targets(sh, net_targets, *p, actions, step_notes)) return 2;
   bool denied = false, dynamic = false;

@@ -84,8 +84,9 @@ struct Dir {
   size_t moved = 0;
   int pr = -1, pw = -1;  // the pipe, when splicing
   size_t in_pipe = 0, pipe_cap = 0;
+  bool to_splice = false;  // reading pauses until the buffer is written, then splicing starts
   bool splicing() const { return pw >= 0; }
-  bool can_read() const { return !eof && (splicing() ? in_pipe < pipe_cap : pending() < kBufCap); }
+  bool can_read() const { return !eof && (splicing() ? in_pipe < pipe_cap : !to_splice && pending() < kBufCap); }
   bool has_out() const { return splicing() ? in_pipe > 0 : ok > 0; }
   ~Dir() {
     if (pr >= 0) close(pr);
@@ -390,7 +391,9 @@ struct Flow : Handler {
 
   // A direction nobody inspects any more that has carried enough goes over to splice.
   void maybe_splice(Dir& d, bool inspected) {
-    if (!inspected && !d.splicing() && !d.eof && d.moved >= kSpliceAfter && d.pending() == 0) d.start_splice();
+    if (inspected || d.splicing() || d.eof || d.moved < kSpliceAfter) return;
+    d.to_splice = true;
+    if (d.pending() == 0 && !d.start_splice()) d.to_splice = false;  // no pipe: copying goes on
   }
 
   void rearm() {
@@ -428,7 +431,7 @@ struct Flow : Handler {
       connecting = false;
       connected = true;
     }
-    if (fd == cfd && !up.splicing() && (ev & (EPOLLIN | EPOLLHUP | EPOLLERR))) {
+    if (fd == cfd && !up.splicing() && !up.to_splice && (ev & (EPOLLIN | EPOLLHUP | EPOLLERR))) {
       if (!fill(cfd, up, sfd)) return;
       if (mode == Mode::sniff) {
         sniff();
@@ -441,7 +444,7 @@ struct Flow : Handler {
         up.ok = up.pending();
       }
     }
-    if (fd == sfd && connected && !down.splicing() && (ev & (EPOLLIN | EPOLLHUP | EPOLLERR))) {
+    if (fd == sfd && connected && !down.splicing() && !down.to_splice && (ev & (EPOLLIN | EPOLLHUP | EPOLLERR))) {
       if (!fill(sfd, down, cfd)) return;
       down.ok = down.pending();
     }

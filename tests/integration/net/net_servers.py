@@ -219,11 +219,14 @@ def trickle_handler(c, local):
 
 
 def ping_handler(c, local):
-    while True:
-        d = c.recv(16)
-        if not d:
-            break
-        c.sendall(d)
+    try:
+        while True:
+            d = c.recv(16)
+            if not d:
+                break
+            c.sendall(d)
+    except OSError:
+        LOG.add("ping %s reset" % local)
     c.close()
 
 

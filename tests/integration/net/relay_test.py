@@ -35,6 +35,7 @@ spawn_any = true
 [filesystem]
 include_workdir = true
 system_paths = true
+tmpdir = session
 
 [network]
 allow_hosts = allowed.test, *.wild.test, second.test
@@ -479,17 +480,18 @@ def bench(env, srv, inside):
     def iperf(prefix):
         if not shutil.which("iperf3"):
             return 0.0
-        r = subprocess.run(prefix + ["iperf3", "-c", "198.51.100.10", "-p", "5201", "-t", "4", "-J"],
-                           capture_output=True, text=True, timeout=120, cwd=env.base)
         try:
+            r = subprocess.run(prefix + ["iperf3", "-c", "198.51.100.10", "-p", "5201", "-t", "4", "-J"],
+                               capture_output=True, text=True, timeout=60, cwd=env.base)
             import json
             return json.loads(r.stdout)["end"]["sum_received"]["bits_per_second"] / 1e9
-        except (ValueError, KeyError, TypeError):
+        except (ValueError, KeyError, TypeError, subprocess.TimeoutExpired):
             return 0.0
     if shutil.which("iperf3"):
         line("direct_iperf3_gbit", "%.2f" % iperf([]))
     line("direct_client", subprocess.run([PY, client, "bench", "198.51.100.10"], capture_output=True,
                                          text=True, cwd=env.base).stdout.strip())
+    resets = srv.LOG.text().count(" reset")
     # Through the relay; its CPU time sampled while it lives.
     cmd, envv = env.lash_cmd("net", "iperf3 -4 -c allowed.test -p 5201 -t 4 -J; %s client.py bench allowed.test" % PY)
     p = subprocess.Popen(cmd, cwd=env.base, env=envv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -507,6 +509,9 @@ def bench(env, srv, inside):
                 pass
         time.sleep(0.05)
     out = p.stdout.read().strip()
+    err = p.stderr.read().strip()
+    if err:
+        line("relay_stderr", err[-300:].replace("\n", " | "))
     try:
         import json
         dec = json.JSONDecoder()
@@ -522,13 +527,20 @@ def bench(env, srv, inside):
     # The bench client moves 512 MiB more; iperf3's bytes counted once each way.
     moved = gbytes + 0.537
     line("relay_cpu_s_per_gb", "%.3f" % (cpu / moved) if moved > 0 else "?")
+    line("relay_server_resets", str(srv.LOG.text().count(" reset") - resets))
     if shutil.which("pasta"):
-        # pasta copies this namespace's addresses and routes into a namespace of its own.
+        # pasta copies this namespace's addresses and routes into a namespace of its own
+        # (it needs a default route, and refuses to run as root: as nobody, like lash).
         subprocess.run(["ip", "route", "add", "default", "via", "192.0.2.2"], capture_output=True)
-        pre = ["pasta", "--config-net", "-q", "--"]
+        pre = ["setpriv", "--reuid", "65534", "--regid", "65534", "--clear-groups", "pasta", "--config-net", "-q",
+               "--"]
         line("pasta_iperf3_gbit", "%.2f" % iperf(pre))
-        line("pasta_client", subprocess.run(pre + [PY, client, "bench", "198.51.100.10"], capture_output=True,
-                                            text=True, cwd=env.base).stdout.strip())
+        try:
+            text = subprocess.run(pre + [PY, client, "bench", "198.51.100.10"], capture_output=True, text=True,
+                                  cwd=env.base, timeout=300).stdout.strip()
+        except subprocess.TimeoutExpired:
+            text = "timeout"
+        line("pasta_client", text)
     else:
         line("pasta", "missing (apt-get install passt)")
     shutil.rmtree(env.base, ignore_errors=True)
