@@ -351,7 +351,9 @@ struct Flow : Handler {
   // Moves bytes of D from SRC to DST through its pipe as far as the sockets let it;
   // false when the flow ended here (a reset passed on, or DST gone).
   bool pump(int src, int dst, Dir& d) {
-    for (;;) {
+    // A bounded share per event, so one fast flow cannot starve the others (the
+    // level-triggered loop comes back to it).
+    for (size_t round = 0; round < 8; ++round) {
       while (d.in_pipe > 0) {
         ssize_t n = splice(d.pr, nullptr, dst, nullptr, d.in_pipe, SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
         if (n > 0) {
