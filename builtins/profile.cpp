@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstring>
 #include <optional>
@@ -15,6 +16,7 @@
 #include "base/strutil.h"
 #include "builtins/families.h"
 #include "exec/dry_run.h"
+#include "net/flow_rules.h"
 #include "exec/stack_guard.h"
 #include "exec/policy_gate.h"
 #include "exec/session.h"
@@ -50,6 +52,8 @@ constexpr const char* kHelp =
     "profile permissions [--json] [NAME]   capabilities and limits\n"
     "profile test [--json] NAME CMDLINE... decide CMDLINE under NAME without running it;\n"
     "                                      exit 0 allowed, 1 denied, 3 only known at run time\n"
+    "profile test [--net TARGET]... NAME   what the session's relay would do with a connection:\n"
+    "                                      HOST:PORT, IP:PORT, [IPv6]:PORT, udp:HOST:PORT, dns:NAME\n"
     "profile diff [--json] A B             the resolved keys that differ, with where each was set\n"
     "profile explain [--json] [--profile NAME] CMDLINE...\n"
     "                                      each refused action and the profile change allowing it\n"
@@ -235,13 +239,66 @@ std::string join_words(const std::vector<std::string>& args, size_t from) {
   return text;
 }
 
+// The first word of TEXT that looks like a URL (scheme://...), or "".
+std::string first_url(const std::string& text) {
+  size_t at = text.find("://");
+  if (at == std::string::npos) return "";
+  size_t b = at;
+  while (b > 0 && (std::isalnum(static_cast<unsigned char>(text[b - 1])) || text[b - 1] == '+' ||
+                   text[b - 1] == '-' || text[b - 1] == '.'))
+    --b;
+  size_t e = text.find_first_of(" \t\n'\"", at);
+  if (b == at) return "";
+  return text.substr(b, e == std::string::npos ? std::string::npos : e - b);
+}
+
+// `--net TARGET` of `profile test`: what the session's relay would do with that
+// connection, step by step (DNS question, then the flow with the name it claims), each
+// step the action the relay builds (net/flow_rules.h) decided by the same engine.
+bool add_net_targets(Shell& sh, const std::vector<std::string>& targets,
+                     const std::shared_ptr<const policy::ResolvedProfile>& p, std::vector<exec::CheckedAction>& out,
+                     std::vector<std::string>& notes) {
+  policy::Engine engine(p);  // as the relay builds its own (exec/net_relay_start.cpp)
+  for (const std::string& t : targets) {
+    auto steps = net::dry_flow_steps(t, p->values);
+    if (!steps) {
+      sh.error(steps.error().message());
+      return false;
+    }
+    for (const auto& step : *steps) {
+      policy::Decision d = engine.decide(step.action);
+      exec::CheckedAction a;
+      a.planned.action = step.action;
+      a.decision = d;
+      out.push_back(std::move(a));
+      notes.push_back(step.note);
+      // A refused name is NXDOMAIN: the program never gets an address to connect to.
+      if (!d.allowed() && !d.advisory) break;
+    }
+  }
+  return true;
+}
+
 int cmd_test(Shell& sh, std::vector<std::string> in) {
+  // --net TARGET (repeatable) among the leading options: it takes a value.
+  std::vector<std::string> net_targets;
+  for (size_t i = 0; i < in.size() && in[i].size() > 1 && in[i][0] == '-' && in[i] != "--";) {
+    if (in[i] == "--net" && i + 1 < in.size()) {
+      net_targets.push_back(in[i + 1]);
+      in.erase(in.begin() + long(i), in.begin() + long(i) + 2);
+    } else if (in[i].rfind("--net=", 0) == 0) {
+      net_targets.push_back(in[i].substr(6));
+      in.erase(in.begin() + long(i));
+    } else {
+      ++i;
+    }
+  }
   auto o = parse_opts(sh, "test", in, {"--json"}, 1);
   if (!o) return 2;
   bool json = o->has("--json");
   const auto& args = o->operands;
-  if (args.size() < 2) {
-    sh.error("profile test: usage: profile test [--json] NAME CMDLINE...");
+  if (args.size() < 2 && !(args.size() == 1 && !net_targets.empty())) {
+    sh.error("profile test: usage: profile test [--json] [--net TARGET]... NAME CMDLINE...");
     return 2;
   }
   auto p = load(args[0]);
@@ -249,9 +306,22 @@ int cmd_test(Shell& sh, std::vector<std::string> in) {
     sh.error("profile: " + p.error().message());
     return 2;
   }
-  auto decided = decide_cmdline(sh, join_words(args, 1), *p, "profile test");
-  if (!decided) return 2;
-  auto& actions = *decided;
+  std::vector<exec::CheckedAction> actions;
+  if (args.size() > 1) {
+    auto decided = decide_cmdline(sh, join_words(args, 1), *p, "profile test");
+    if (!decided) return 2;
+    actions = std::move(*decided);
+  }
+  // What a program connects to is decided by the relay at run time: its arguments are
+  // not parsed for hosts. A URL written in the command line is the case a user would
+  // expect to see checked, so there it is said, not guessed.
+  std::string net_note;
+  if (args.size() > 1 && (*p)->values.block_all_others.value)
+    if (std::string url = first_url(join_words(args, 1)); !url.empty())
+      net_note = "network: '" + url + "' is not read as a connection: the session's relay decides what a program "
+                 "connects to when it runs; ask with profile test --net HOST:PORT " + args[0];
+  std::vector<std::string> step_notes(actions.size());
+  if (!add_net_targets(sh, net_targets, *p, actions, step_notes)) return 2;
   bool denied = false, dynamic = false;
   for (auto& a : actions) {
     if (a.decision.verdict == policy::Verdict::deny) denied = true;
@@ -260,16 +330,25 @@ int cmd_test(Shell& sh, std::vector<std::string> in) {
   const char* verdict = denied ? "deny" : dynamic ? "dynamic" : "allow";
   if (json) {
     policy::Json arr = policy::Json::array();
-    for (auto& a : actions) arr.push_back(policy::action_json(a.planned.action, a.decision));
+    for (size_t i = 0; i < actions.size(); ++i) {
+      policy::Json j = policy::action_json(actions[i].planned.action, actions[i].decision);
+      if (!step_notes[i].empty()) j["step"] = step_notes[i];
+      arr.push_back(std::move(j));
+    }
     policy::Json doc{{"profile", (*p)->name}, {"verdict", verdict}, {"actions", std::move(arr)}};
+    if (!net_note.empty()) doc["network"] = net_note;
     // What the kernel would hold the programs to on this machine (the review's plan).
     doc["sandbox"] = exec::sandbox_review_json(sh, **p);
     print_json(sh, doc);
   } else {
-    for (auto& a : actions) {
-      sh.out() << policy::explain::action_line(a.planned.action, a.decision) << '\n';
+    for (size_t i = 0; i < actions.size(); ++i) {
+      const auto& a = actions[i];
+      sh.out() << policy::explain::action_line(a.planned.action, a.decision);
+      if (!step_notes[i].empty()) sh.out() << "  (" << step_notes[i] << ")";
+      sh.out() << '\n';
       if (a.decision.verdict == policy::Verdict::deny) sh.out() << policy::explain::refusal_lines(a.decision);
     }
+    if (!net_note.empty()) sh.out() << net_note << '\n';
     sh.out() << (denied ? "denied" : dynamic ? "dynamic" : "allowed") << '\n';
   }
   // 1 denied, 3 allowed so far but only the run can tell (docs/usage.md).

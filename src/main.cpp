@@ -80,6 +80,7 @@ constexpr const char* kUsage =
     "  lash -p ci -c 'make && make check'      run a build under the ci profile\n"
     "  lash -c 'profile review ci'              what ci may run, read, write, reach\n"
     "  lash -c \"profile test ci 'curl x'\"       would it be refused, and why\n"
+    "  lash -c 'profile test --net pypi.org:443 ci'   would the relay let it through\n"
     "  lash -p restricted script.sh             a script under the restricted profile\n";
 
 struct Invocation {

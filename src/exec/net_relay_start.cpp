@@ -1,6 +1,7 @@
 #include "exec/net_relay_start.h"
 
 #include "exec/session.h"
+#include "net/flow_rules.h"
 #include "net/relay.h"
 #include "policy/engine.h"
 #include "policy/explain.h"
@@ -57,14 +58,9 @@ Result<void> start_network_relay(Session& s, std::shared_ptr<const policy::Resol
     cfg.nat = s.sandbox->prepared().net_mode == sandbox::NetInterception::nftables;
     cfg.resolvers = resolvers;
     cfg.host_addresses = host_addresses;
-    uint16_t some_port = 443;
-    for (const auto& r : profile->values.allow_ports.value) {
-      some_port = r.lo;
-      break;
-    }
     // A name is resolved when a connection to it on an allowed port would be allowed.
-    cfg.dns_allowed = [engine, some_port](const std::string& name) {
-      policy::NetConnect probe{name, "", some_port, ""};
+    cfg.dns_allowed = [engine, profile](const std::string& name) {
+      policy::NetConnect probe = net::dns_question(name, profile->values);
       policy::Decision d = engine->decide(probe);
       if (d.allowed()) return true;
       audit_decision(probe, d);

@@ -20,6 +20,7 @@
 #include <unordered_set>
 
 #include "net/dns_message.h"
+#include "net/flow_rules.h"
 #include "net/http_stream.h"
 #include "net/tls_client_hello.h"
 #include "policy/host_match.h"
@@ -29,8 +30,11 @@ namespace {
 
 constexpr size_t kBufCap = 256 * 1024;   // per direction, before reading pauses
 constexpr size_t kMaxNamesPerIp = 64;
+constexpr size_t kSpliceAfter = 256 * 1024;  // short exchanges keep the cheaper copy
+constexpr size_t kPipeSize = 256 * 1024;
 constexpr size_t kMaxIps = 1 << 18;
-constexpr int kDnsTimeoutMs = 5000;
+// Per nameserver tried: glibc waits 5 s for an answer, so two servers fit in it.
+constexpr int kDnsTryMs = 2000;
 
 int64_t now_ms() {
   timespec ts{};
@@ -75,6 +79,34 @@ struct Dir {
   size_t off = 0, ok = 0;
   bool eof = false, shut = false;
   size_t pending() const { return buf.size() - off; }
+  // Once a direction is no longer inspected and has carried kSpliceAfter bytes, its
+  // bytes go socket -> pipe -> socket with splice(2), never copied through the relay.
+  size_t moved = 0;
+  int pr = -1, pw = -1;  // the pipe, when splicing
+  size_t in_pipe = 0, pipe_cap = 0;
+  bool to_splice = false;  // reading pauses until the buffer is written, then splicing starts
+  bool splicing() const { return pw >= 0; }
+  bool can_read() const { return !eof && (splicing() ? in_pipe < pipe_cap : !to_splice && pending() < kBufCap); }
+  bool has_out() const { return splicing() ? in_pipe > 0 : ok > 0; }
+  ~Dir() {
+    if (pr >= 0) close(pr);
+    if (pw >= 0) close(pw);
+  }
+  // Starts splicing: only with nothing buffered. False (copying goes on) when no pipe
+  // can be had, out of descriptors say.
+  bool start_splice() {
+    int p[2];
+    if (pending() != 0 || pipe2(p, O_NONBLOCK | O_CLOEXEC) != 0) return false;
+    pr = p[0];
+    pw = p[1];
+    // A bigger pipe moves more per call; the default (64 KiB) when the system says no.
+    int got = fcntl(pw, F_SETPIPE_SZ, int(kPipeSize));
+    pipe_cap = got > 0 ? size_t(got) : 65536;
+    buf.clear();
+    buf.shrink_to_fit();
+    off = ok = 0;
+    return true;
+  }
 };
 
 struct Relay {
@@ -168,8 +200,7 @@ struct Flow : Handler {
   }
 
   bool decide(const std::string& claimed) {
-    policy::NetConnect nc{g->bound(ip, claimed), ip, port, claimed};
-    return g->cfg.allowed(nc);
+    return g->cfg.allowed(tcp_flow(g->bound(ip, claimed), ip, port, claimed));
   }
 
   void start_connect() {
@@ -187,8 +218,7 @@ struct Flow : Handler {
   // rule allows it. The address alone is passed as the host, so a name lash's DNS
   // resolved to it does not count.
   bool decide_by_address() {
-    policy::NetConnect nc{ip, ip, port, ""};
-    return g->cfg.allowed(nc);
+    return g->cfg.allowed(unchecked_flow(ip, port));
   }
 
   void relay_unchecked() {
@@ -296,6 +326,7 @@ struct Flow : Handler {
       if (n > 0) {
         d.off += size_t(n);
         d.ok -= size_t(n);
+        d.moved += size_t(n);
         continue;
       }
       if (n < 0 && errno == EINTR) continue;
@@ -317,6 +348,56 @@ struct Flow : Handler {
     return true;
   }
 
+  // Moves bytes of D from SRC to DST through its pipe as far as the sockets let it;
+  // false when the flow ended here (a reset passed on, or DST gone).
+  bool pump(int src, int dst, Dir& d) {
+    // A bounded share per event, so one fast flow cannot starve the others (the
+    // level-triggered loop comes back to it).
+    for (size_t round = 0; round < 8; ++round) {
+      while (d.in_pipe > 0) {
+        ssize_t n = splice(d.pr, nullptr, dst, nullptr, d.in_pipe, SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
+        if (n > 0) {
+          d.in_pipe -= size_t(n);
+          continue;
+        }
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0 && errno == EAGAIN) return true;  // DST full: EPOLLOUT resumes it
+        refuse();
+        return false;
+      }
+      if (d.eof) break;
+      ssize_t n = splice(src, nullptr, d.pw, nullptr, d.pipe_cap, SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
+      if (n > 0) {
+        d.in_pipe += size_t(n);
+        continue;
+      }
+      if (n == 0) {
+        d.eof = true;
+        break;
+      }
+      if (errno == EINTR) continue;
+      if (errno == EAGAIN) return true;
+      // A reset (or other error) on SRC is passed on as a reset to DST.
+      reset_close(dst);
+      if (dst == cfd) cfd = -1;
+      else sfd = -1;
+      refuse();
+      return false;
+    }
+    if (d.eof && !d.shut && d.in_pipe == 0) {
+      d.shut = true;
+      shutdown(dst, SHUT_WR);
+    }
+    return true;
+  }
+
+  // A direction nobody inspects any more that has carried enough goes over to splice.
+  void maybe_splice(Dir& d, bool inspected) {
+    if (inspected || d.splicing() || d.eof || d.moved < kSpliceAfter) return;
+    d.to_splice = true;
+    if (d.pending() == 0 && !d.start_splice()) d.to_splice = false;  // no pipe: copying goes on
+  }
+
   void rearm() {
     if (dead) return;
     if (up.shut && down.shut) {
@@ -324,11 +405,11 @@ struct Flow : Handler {
       return;
     }
     uint32_t want_c = 0, want_s = 0;
-    if (!up.eof && up.pending() < kBufCap) want_c |= EPOLLIN;
+    if (up.can_read()) want_c |= EPOLLIN;
     if (connected) {
-      if (!down.eof && down.pending() < kBufCap) want_s |= EPOLLIN;
-      if (up.ok > 0) want_s |= EPOLLOUT;
-      if (down.ok > 0) want_c |= EPOLLOUT;
+      if (down.can_read()) want_s |= EPOLLIN;
+      if (up.has_out()) want_s |= EPOLLOUT;
+      if (down.has_out()) want_c |= EPOLLOUT;
     } else if (connecting) {
       want_s = EPOLLOUT;
     }
@@ -352,7 +433,7 @@ struct Flow : Handler {
       connecting = false;
       connected = true;
     }
-    if (fd == cfd && (ev & (EPOLLIN | EPOLLHUP | EPOLLERR))) {
+    if (fd == cfd && !up.splicing() && !up.to_splice && (ev & (EPOLLIN | EPOLLHUP | EPOLLERR))) {
       if (!fill(cfd, up, sfd)) return;
       if (mode == Mode::sniff) {
         sniff();
@@ -365,15 +446,17 @@ struct Flow : Handler {
         up.ok = up.pending();
       }
     }
-    if (fd == sfd && connected && (ev & (EPOLLIN | EPOLLHUP | EPOLLERR))) {
+    if (fd == sfd && connected && !down.splicing() && !down.to_splice && (ev & (EPOLLIN | EPOLLHUP | EPOLLERR))) {
       if (!fill(sfd, down, cfd)) return;
       down.ok = down.pending();
     }
     if (connected) {
       // An HTTP stream that ended inside a head: the unchecked bytes never leave.
       if (up.eof && mode == Mode::http && up.ok < up.pending()) up.buf.resize(up.off + up.ok);
-      if (!drain(sfd, up)) return;
-      if (!drain(cfd, down)) return;
+      if (up.splicing() ? !pump(cfd, sfd, up) : !drain(sfd, up)) return;
+      if (down.splicing() ? !pump(sfd, cfd, down) : !drain(cfd, down)) return;
+      maybe_splice(up, mode == Mode::sniff || mode == Mode::http);
+      maybe_splice(down, false);
     }
     rearm();
   }
@@ -440,13 +523,21 @@ struct TcpListener : Handler {
 
 struct DnsTcpConn;
 
-// One query forwarded to the host's resolver.
+// One query forwarded to the host's resolvers: to each nameserver of resolv.conf in
+// turn while one fails (no answer in time, an ICMP refusal, SERVFAIL or REFUSED), over
+// UDP for a client that asked over UDP (a truncated answer goes back as it is, and the
+// client asks again over TCP) and over TCP for a client that asked over TCP.
 struct Upstream : Handler {
   int fd = -1;
   std::string query;   // the client's, as it came
-  std::string sent;    // the one lash built and sent upstream
+  std::string sent;    // the one lash built and sends upstream
   DnsQuery q;
   int64_t deadline = 0;
+  size_t server = 0;   // the nameserver now asked (index in cfg.resolvers)
+  std::string last_reply;  // the last failing answer, passed on when every server failed
+  // TCP upstream: the framed query still to write, and what came back so far.
+  bool over_tcp = false, connecting = false;
+  std::string out, in;
   // Where the answer goes: a datagram to CLIENT through LISTENER, or a TCP connection.
   int listener = -1;
   sockaddr_storage client{};
@@ -454,35 +545,106 @@ struct Upstream : Handler {
   in6_pktinfo pkt6{};
   in_pktinfo pkt4{};
   bool have_pkt = false;
-  DnsTcpConn* tcp = nullptr;
-  ~Upstream() override {
-    if (fd >= 0) close(fd);
-  }
+  DnsTcpConn* tcp = nullptr;  // null again when that connection ends first
+  bool orphan = false;         // its client connection is gone: the answer goes nowhere
+  ~Upstream() override;
   void answer(const std::string& reply);
-  void on_event(int, uint32_t) override {
-    char buf[65536];
-    ssize_t n = recv(fd, buf, sizeof buf, 0);
-    if (n < 0 && (errno == EAGAIN || errno == EINTR)) return;
-    std::string reply = n > 0 ? std::string(buf, size_t(n)) : dns_servfail(query, q);
-    if (n > 0) {
-      auto a = parse_dns_answer(reply);
-      auto back = dns_reply_for_client(reply, sent, query, q);
-      // An answer to another question (or none) is not passed on.
-      if (!a || !back || a->question != q.name || a->qtype != q.qtype) {
-        reply = dns_servfail(query, q);
-      } else {
-        g->learn(q.name, a->addrs);
-        reply = std::move(*back);
+
+  // Asks nameserver SERVER, or the next ones when asking cannot even start; false when
+  // none is left.
+  bool ask() {
+    for (; server < g->cfg.resolvers.size(); ++server) {
+      if (fd >= 0) close(fd);
+      fd = -1;
+      const sockaddr_storage& r = g->cfg.resolvers[server];
+      socklen_t rl = r.ss_family == AF_INET ? sizeof(sockaddr_in) : sizeof(sockaddr_in6);
+      fd = socket(r.ss_family, (over_tcp ? SOCK_STREAM : SOCK_DGRAM) | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+      if (fd < 0) continue;
+      deadline = now_ms() + kDnsTryMs;
+      in.clear();
+      if (over_tcp) {
+        out.clear();
+        out += char(sent.size() >> 8);
+        out += char(sent.size() & 0xff);
+        out += sent;
+        if (connect(fd, reinterpret_cast<const sockaddr*>(&r), rl) != 0 && errno != EINPROGRESS) continue;
+        connecting = true;
+        g->add(fd, EPOLLOUT, this);
+        return true;
       }
+      if (connect(fd, reinterpret_cast<const sockaddr*>(&r), rl) != 0 ||
+          send(fd, sent.data(), sent.size(), 0) != ssize_t(sent.size()))
+        continue;
+      g->add(fd, EPOLLIN, this);
+      return true;
     }
-    answer(reply);
+    return false;
+  }
+  // This nameserver failed: the next one, or the last failure (SERVFAIL) to the client.
+  void next() {
+    ++server;
+    if (ask()) return;
+    answer(last_reply.empty() ? dns_servfail(query, q) : last_reply);
     g->kill(this);
   }
-  void on_tick(int64_t now) override {
-    if (!dead && now > deadline) {
-      answer(dns_servfail(query, q));
-      g->kill(this);
+  // REPLY came from the nameserver: checked, learned from, passed on.
+  void got(const std::string& reply) {
+    auto a = parse_dns_answer(reply);
+    auto back = dns_reply_for_client(reply, sent, query, q);
+    // An answer to another question (or none) is not passed on.
+    if (!a || !back || a->question != q.name || a->qtype != q.qtype) return next();
+    if (a->rcode == 2 || a->rcode == 5) {  // SERVFAIL, REFUSED: another server may answer
+      last_reply = std::move(*back);
+      return next();
     }
+    g->learn(q.name, a->addrs);
+    answer(*back);
+    g->kill(this);
+  }
+  void on_event(int, uint32_t ev) override {
+    if (!over_tcp) {
+      char buf[65536];
+      ssize_t n = recv(fd, buf, sizeof buf, 0);
+      if (n < 0 && (errno == EAGAIN || errno == EINTR)) return;
+      if (n <= 0) return next();  // ECONNREFUSED (nothing listens there) and the like
+      return got(std::string(buf, size_t(n)));
+    }
+    if (connecting) {
+      int err = 0;
+      socklen_t len = sizeof err;
+      if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len) != 0 || err != 0) return next();
+      connecting = false;
+    }
+    while (!out.empty()) {
+      ssize_t n = write(fd, out.data(), out.size());
+      if (n > 0) out.erase(0, size_t(n));
+      else if (n < 0 && errno == EINTR) continue;
+      else if (n < 0 && errno == EAGAIN) break;
+      else return next();
+    }
+    if (ev & (EPOLLIN | EPOLLHUP | EPOLLERR)) {
+      char buf[65536];
+      for (;;) {
+        ssize_t n = read(fd, buf, sizeof buf);
+        if (n > 0) {
+          in.append(buf, size_t(n));
+          if (in.size() > 2 + 65535) return next();
+          continue;
+        }
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0 && errno == EAGAIN) break;
+        if (in.size() < 2) return next();  // closed or failed before an answer
+        break;
+      }
+      if (in.size() >= 2) {
+        size_t len = (size_t(uint8_t(in[0])) << 8) | uint8_t(in[1]);
+        if (in.size() >= 2 + len) return got(in.substr(2, len));
+      }
+    }
+    g->mod(fd, out.empty() ? EPOLLIN : EPOLLIN | EPOLLOUT, this);
+  }
+  void on_tick(int64_t now) override {
+    if (!dead && now > deadline) next();
   }
 };
 
@@ -491,7 +653,13 @@ struct DnsTcpConn : Handler {
   std::string in, out;
   int waiting = 0;
   bool eof = false;
+  // Queries still upstream: told when this connection ends before their answers.
+  std::unordered_set<Upstream*> pending;
   ~DnsTcpConn() override {
+    for (Upstream* u : pending) {
+      u->tcp = nullptr;
+      u->orphan = true;
+    }
     if (fd >= 0) close(fd);
   }
   void flush() {
@@ -513,10 +681,19 @@ struct DnsTcpConn : Handler {
   void on_event(int, uint32_t ev) override;
 };
 
+Upstream::~Upstream() {
+  if (tcp) tcp->pending.erase(this);
+  if (fd >= 0) close(fd);
+}
+
 void Upstream::answer(const std::string& reply) {
+  if (orphan) return;
   if (tcp) {
     tcp->waiting--;
-    if (!tcp->dead) tcp->reply(reply);
+    tcp->pending.erase(this);
+    DnsTcpConn* t = tcp;
+    tcp = nullptr;
+    if (!t->dead) t->reply(reply);
     return;
   }
   iovec iov{const_cast<char*>(reply.data()), reply.size()};
@@ -561,20 +738,13 @@ std::string handle_query(std::unique_ptr<Upstream> u) {
   if (q->qtype == kDnsTypeHTTPS || q->qtype == kDnsTypeSVCB) return dns_refusal(u->query, *q, false);
   if (!q->name_ok || !g->cfg.dns_allowed(q->name)) return dns_refusal(u->query, *q, true);
   if (g->cfg.resolvers.empty()) return dns_servfail(u->query, *q);
-  const sockaddr_storage& r = g->cfg.resolvers.front();
   // A fresh query from the parsed question: the client's packet never leaves as it is.
   uint16_t id = 0;
   if (getrandom(&id, sizeof id, 0) != ssize_t(sizeof id)) return dns_servfail(u->query, *q);
   u->sent = dns_upstream_query(*q, id);
-  u->fd = socket(r.ss_family, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-  socklen_t rl = r.ss_family == AF_INET ? sizeof(sockaddr_in) : sizeof(sockaddr_in6);
-  if (u->fd < 0 || connect(u->fd, reinterpret_cast<const sockaddr*>(&r), rl) != 0 ||
-      send(u->fd, u->sent.data(), u->sent.size(), 0) != ssize_t(u->sent.size()))
-    return dns_servfail(u->query, *q);
-  u->deadline = now_ms() + kDnsTimeoutMs;
-  Upstream* raw = u.release();
-  g->live.insert(raw);
-  g->add(raw->fd, EPOLLIN, raw);
+  u->over_tcp = u->tcp != nullptr;
+  if (!u->ask()) return dns_servfail(u->query, *q);
+  g->live.insert(u.release());
   return "";
 }
 
@@ -608,6 +778,8 @@ void DnsTcpConn::on_event(int, uint32_t ev) {
         reply(now);
       } else if (!g->live.count(keep)) {
         waiting--;  // dropped: not a query
+      } else {
+        pending.insert(keep);
       }
       if (dead) return;
     }

@@ -62,6 +62,9 @@ struct NetConnect {
   // The name the client claims: the TLS server name, or the Host of an HTTP request;
   // empty when none. With HOST set, it must equal HOST (network.md).
   std::string sni;
+  // A UDP datagram rather than a TCP connection: the session's namespace lets none
+  // out but DNS to the relay (network.md); only the dry run asks about them.
+  bool udp = false;
 };
 
 using Action = std::variant<Spawn, Redirect, EnvChange, PluginCall, Builtin, NetConnect>;

@@ -207,6 +207,11 @@ Decision Engine::network(const NetConnect& a) const {
   const Profile& p = profile_->values;
   bool no_rules = p.allow_hosts.value.empty() && p.allow_ports.value.empty();
   if (no_rules && !p.block_all_others.value) return allow("network.block_all_others");
+  if (a.udp) {
+    // Not the relay's to allow: the namespace drops it, under warn too (no advisory).
+    if (!p.block_all_others.value) return allow("network.block_all_others");
+    return deny("network.block_all_others", a, explain::udp_dropped(a.port));
+  }
   bool sni_name = !a.sni.empty() && !is_ip_literal(a.sni);
   bool name_ok = !a.host.empty() && hosts_.match_name(a.host);
   // The relay passes in HOST the name lash's DNS gave this IP for (or the IP literal

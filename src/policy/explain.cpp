@@ -31,7 +31,7 @@ struct Verb {
   std::string operator()(const Builtin& b) const { return "use " + q(target_of(Action{b})); }
   std::string operator()(const NetConnect& n) const {
     std::string host = !n.host.empty() ? n.host : !n.sni.empty() ? n.sni : n.ip;
-    return "connect to " + q(host) + " on port " + std::to_string(n.port);
+    return (n.udp ? "send UDP to " : "connect to ") + q(host) + " on port " + std::to_string(n.port);
   }
 };
 
@@ -130,6 +130,11 @@ std::string port_not_allowed(uint16_t port, std::string_view allowed) {
 std::string loopback_not_allowed(uint16_t port, std::string_view allowed) {
   return "Port " + std::to_string(port) + " of this host's loopback is not in allow_loopback (" +
          std::string(allowed) + "); add it there to reach a local service without opening the network.";
+}
+
+std::string udp_dropped(uint16_t port) {
+  return std::string("UDP other than DNS never leaves the session's network namespace") +
+         (port == 443 ? " (port 443 is rejected at once, so QUIC clients fall back to TCP)." : " (dropped).");
 }
 
 std::string network_closed() {

@@ -36,6 +36,7 @@ std::string host_not_allowed(std::string_view host);
 std::string port_not_allowed(uint16_t port, std::string_view allowed);
 std::string network_closed();
 std::string loopback_not_allowed(uint16_t port, std::string_view allowed);
+std::string udp_dropped(uint16_t port);
 
 // The two lines printed on stderr for a refusal, each ending in '\n'.
 // "Problem: ...\nSuggestion: ..." with the deciding key and where it was set, then

@@ -22,6 +22,7 @@ struct Details {
     if (!n.ip.empty()) put_string(o, "ip", n.ip);
     o["port"] = n.port;
     if (!n.sni.empty()) put_string(o, "sni", n.sni);
+    if (n.udp) o["protocol"] = "udp";
   }
 };
 

@@ -3,6 +3,7 @@
 #include "sandbox/relay_confine.h"
 
 #include <fcntl.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <climits>
@@ -76,6 +77,8 @@ Result<void> SessionSandbox::start_relay(const std::function<void(std::vector<Re
       nofile.rlim_cur = nofile.rlim_max;
       (void)setrlimit(RLIMIT_NOFILE, &nofile);
     }
+    // Named, so that ps and the tests can tell it from lash itself.
+    (void)prctl(PR_SET_NAME, "lash-relay", 0, 0, 0);
     if (auto r = confine_relay(capabilities()); !r) _exit(120);
     body(current_.relay_listeners);
     _exit(121);

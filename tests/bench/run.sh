@@ -113,6 +113,8 @@ echo
 sh "$here/spawn.sh" "$lash"
 echo
 sh "$here/policy.sh" "$lash" "${BENCH_HELPERS:-$(dirname "$lash")}"
+echo
+sh "$here/relay.sh" "$lash"
 if [ "${BENCH_CI_BUILD:-0}" = 1 ]; then
   echo
   sh "$here/ci_build.sh" "$lash" "$(cd "$here/../.." && pwd)"

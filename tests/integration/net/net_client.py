@@ -115,7 +115,7 @@ def bench(target):
     """Bulk throughput (512 MiB to a sink), median connect + 1-byte echo, and 1000
     concurrent connections held open at once, as one line."""
     import time
-    ip = addr_of(target, socket.AF_INET)
+    ip = target if target[0].isdigit() else addr_of(target, socket.AF_INET)
     block = b"x" * (1 << 20)
     s = socket.create_connection((ip, 7002), timeout=60)
     t0 = time.perf_counter()
@@ -135,15 +135,90 @@ def bench(target):
         c.close()
     lat.sort()
     conns, ok = [], 0
-    for _ in range(1000):
-        c = socket.create_connection((ip, 7003), timeout=30)
-        conns.append(c)
+    try:
+        for _ in range(1000):
+            c = socket.create_connection((ip, 7003), timeout=30)
+            conns.append(c)
+        for c in conns:
+            c.sendall(b"?")
+        for c in conns:
+            ok += c.recv(1) == b"?"
+    except OSError:
+        pass  # counted: fewer than 1000 answered
     for c in conns:
-        c.sendall(b"?")
-    for c in conns:
-        ok += c.recv(1) == b"?"
         c.close()
     return "gbit=%.2f connect_echo_ms_median=%.3f concurrent_ok=%d" % (gbit, lat[len(lat) // 2], ok)
+
+
+def trickle(target, seconds):
+    """A response trickling for SECONDS with silences of up to 15 s: every byte and the
+    end must arrive, no sooner than SECONDS."""
+    import time
+    total = float(seconds)
+    gap = min(15.0, total / 3)
+    ip = addr_of(target, socket.AF_INET)
+    t0 = time.monotonic()
+    s = socket.create_connection((ip, 7004), timeout=total + 30)
+    s.sendall(b"%g %g\n" % (total, gap))
+    got = b""
+    while True:
+        d = s.recv(64)
+        if not d:
+            break
+        got += d
+    took = time.monotonic() - t0
+    return "trickle dots=%d end=%s whole=%s" % (got.count(b"."), got.endswith(b"end"), took >= total)
+
+
+def churn(target, count, marker, go):
+    """COUNT rounds of: a relayed connection (1-byte echo), a refused one (port 7001),
+    a DNS query over UDP and one over TCP. Then writes MARKER and waits for GO, so the
+    test can count the relay's descriptors between two such bursts; twice."""
+    import os
+    import time
+    ip = addr_of(target, socket.AF_INET)
+    ok = refused = 0
+    for phase in (1, 2):
+        for _ in range(int(count)):
+            c = socket.create_connection((ip, 7003), timeout=10)
+            c.sendall(b"!")
+            ok += c.recv(1) == b"!"
+            c.close()
+            try:
+                r = socket.create_connection((ip, 7001), timeout=10)
+                r.sendall(b"x")
+                refused += r.recv(1) == b""
+                r.close()
+            except OSError:
+                refused += 1
+            dns_udp("127.0.0.53", target)
+            dns_tcp("127.0.0.53", target)
+        with open("%s.%d" % (marker, phase), "w") as f:
+            f.write("x")
+        while not os.path.exists("%s.%d" % (go, phase)):
+            time.sleep(0.05)
+    return "churn ok=%d refused=%d" % (ok, refused)
+
+
+def raw_udp(ip, port):
+    """A UDP datagram built by hand on a raw socket (needs CAP_NET_RAW, which a session
+    may hold in its own namespaces): it must not leave the session's namespace either."""
+    try:
+        s = socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_UDP)
+    except OSError as e:
+        return "no-raw-socket(%d)" % e.errno
+    payload = b"leak-by-raw"
+    s.sendto(struct.pack("!HHHH", 40000, int(port), 8 + len(payload), 0) + payload, (ip, 0))
+    return "sent"
+
+
+def abstract(name):
+    """Connects to the abstract unix socket NAME (those belong to a network namespace)."""
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    s.settimeout(5)
+    s.connect("\0" + name)
+    s.sendall(b"via-abstract")
+    return "reply=%s" % s.recv(64).decode()
 
 
 def udp(ip, port):
@@ -219,6 +294,7 @@ def dns_tcp(server, name):
 
 # Cases that print what their function returns for the given arguments.
 PLAIN = {"http": http, "raw": raw, "echo": echo, "bulk": bulk, "bench": bench, "udp": udp,
+         "trickle": trickle, "churn": churn, "raw_udp": raw_udp, "abstract": abstract,
          "dns_udp": dns_udp, "dns_smuggle": dns_smuggle, "dns_tcp": dns_tcp}
 
 

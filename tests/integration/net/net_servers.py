@@ -55,10 +55,20 @@ def _qname(msg):
     return ".".join(labels).lower(), qtype, pos + 5
 
 
-def dns_answer(msg):
+BIG = "big.wild.test"  # 40 addresses: too many for a plain UDP answer (truncated there)
+
+
+def dns_answer(msg, tcp=False):
     name, qtype, end = _qname(msg)
     LOG.add("dns %s %d" % (name, qtype))
     LOG.add("dns-raw %r" % msg)  # every byte that reached the resolver
+    if name == BIG and qtype == 1:
+        if not tcp:  # TC set, no records: the client must ask again over TCP
+            LOG.add("dns-truncated %s" % name)
+            return msg[:2] + struct.pack("!HHHHH", 0x8380, 1, 0, 0, 0) + msg[12:end]
+        answers = b"".join(b"\xc0\x0c\x00\x01\x00\x01\x00\x00\x00\x3c\x00\x04" +
+                           socket.inet_aton("198.51.100.%d" % (100 + i)) for i in range(40))
+        return msg[:2] + struct.pack("!HHHHH", 0x8180, 1, 40, 0, 0) + msg[12:end] + answers
     rec = ZONE.get(name)
     answers = b""
     count = 0
@@ -73,15 +83,26 @@ def dns_answer(msg):
     return head + msg[12:end] + answers
 
 
-def serve_dns(addr):
+def serve_dns(addr, mode="ok"):
+    """MODE "ok" answers from ZONE; "servfail" answers SERVFAIL to everything; "silent"
+    never answers (both log what reached them)."""
     u = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     u.bind((addr, 53))
+
+    def reply(msg, tcp):
+        if mode == "servfail":
+            LOG.add("servfail-dns %s" % _qname(msg)[0])
+            return msg[:2] + struct.pack("!HHHHH", 0x8182, 1, 0, 0, 0) + msg[12:_qname(msg)[2]]
+        return dns_answer(msg, tcp)
 
     def udp():
         while True:
             msg, peer = u.recvfrom(4096)
+            if mode == "silent":
+                LOG.add("silent-dns %s" % _qname(msg)[0])
+                continue
             try:
-                u.sendto(dns_answer(msg), peer)
+                u.sendto(reply(msg, False), peer)
             except Exception as e:  # noqa: BLE001 - a test server logs and goes on
                 LOG.add("dns error %r" % e)
     threading.Thread(target=udp, daemon=True).start()
@@ -98,8 +119,11 @@ def serve_dns(addr):
                 msg = b""
                 while len(msg) < n:
                     msg += c.recv(n - len(msg))
-                LOG.add("dns-tcp")
-                r = dns_answer(msg)
+                LOG.add("dns-tcp %s" % _qname(msg)[0])
+                if mode == "silent":
+                    c.close()
+                    continue
+                r = reply(msg, True)
                 c.sendall(struct.pack("!H", len(r)) + r)
             except Exception as e:  # noqa: BLE001
                 LOG.add("dns-tcp error %r" % e)
@@ -172,12 +196,37 @@ def sink_handler(c, local):
     c.close()
 
 
+def trickle_handler(c, local):
+    """Reads "SECONDS GAP\\n", then sends one byte every GAP seconds for SECONDS: a slow
+    response with long silences, which the relay must neither cut nor time out."""
+    import time
+    line = c.makefile("rb").readline().split()
+    total, gap = float(line[0]), float(line[1])
+    LOG.add("trickle %s start %s" % (local, total))
+    end = time.monotonic() + total
+    sent = 0
+    while time.monotonic() < end:
+        time.sleep(min(gap, max(0.0, end - time.monotonic())))
+        try:
+            c.sendall(b".")
+        except OSError:
+            LOG.add("trickle %s cut after %d" % (local, sent))
+            return
+        sent += 1
+    LOG.add("trickle %s done %d" % (local, sent))
+    c.sendall(b"end")
+    c.close()
+
+
 def ping_handler(c, local):
-    while True:
-        d = c.recv(16)
-        if not d:
-            break
-        c.sendall(d)
+    try:
+        while True:
+            d = c.recv(16)
+            if not d:
+                break
+            c.sendall(d)
+    except OSError:
+        LOG.add("ping %s reset" % local)
     c.close()
 
 
@@ -229,6 +278,8 @@ def start_all(cert, key, dns_addr, server_ns):
     import os
     here = os.open("/proc/thread-self/ns/net", os.O_RDONLY | os.O_CLOEXEC)
     serve_dns(dns_addr)
+    serve_dns("127.0.0.54", "servfail")
+    serve_dns("127.0.0.55", "silent")
     ctx = make_tls_context(cert, key)
     # A service of this host on its own interface address (self.wild.test).
     _loop(_listen(socket.AF_INET, "192.0.2.1", 80), http_handler)
@@ -249,6 +300,7 @@ def _start_remote(ctx):
         _loop(_listen(socket.AF_INET, addr, 7001), echo_handler)
         _loop(_listen(socket.AF_INET, addr, 7002), sink_handler)
         _loop(_listen(socket.AF_INET, addr, 7003), ping_handler)
+        _loop(_listen(socket.AF_INET, addr, 7004), trickle_handler)
     for addr in ADDRS6:
         _loop(_listen(socket.AF_INET6, addr, 80), http_handler)
         _loop(_listen(socket.AF_INET6, addr, 443), tls_handler_for(ctx))
