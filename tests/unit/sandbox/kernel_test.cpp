@@ -551,7 +551,9 @@ TEST_CASE("dropped capabilities: a root child keeps none of them, also where the
     close(p[0]);
     std::string out = "no-userns";
     try {
-      if (unshare(CLONE_NEWUSER) == 0 && write_proc_file("/proc/self/uid_map", "0 " + std::to_string(uid) + " 1\n") &&
+      // An earlier prepare() in this process made it non-dumpable, and the map files
+      // of a non-dumpable process belong to root: dumpable again, in this fork only.
+      if (prctl(PR_SET_DUMPABLE, 1, 0, 0, 0) == 0 && unshare(CLONE_NEWUSER) == 0 && write_proc_file("/proc/self/uid_map", "0 " + std::to_string(uid) + " 1\n") &&
           write_proc_file("/proc/self/setgroups", "deny\n") &&
           write_proc_file("/proc/self/gid_map", "0 " + std::to_string(gid) + " 1\n")) {
         Prepared drop, none;
