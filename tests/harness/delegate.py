@@ -16,6 +16,7 @@ The module's functions are also used by escape_matrix.py --as-nobody.
 """
 
 import os
+import select
 import shutil
 import sys
 import time
@@ -69,6 +70,17 @@ def delegation_targets(tag):
     return out
 
 
+def wait_for_exit(pid, pidfd):
+    """Returns once PID (this process's parent) has exited: PIDFD, opened before the
+    fork, turns readable; without one (Linux < 5.3), once this process is reparented."""
+    if pidfd is None:
+        while os.getppid() == pid:
+            time.sleep(0.2)
+        return
+    select.select([pidfd], [], [])
+    os.close(pidfd)
+
+
 def delegate(uid, tag):
     """Makes and chowns the cgroups, moves this process in, and starts the remover.
     Returns the kinds delegated (e.g. ["v2", "v1-pids"])."""
@@ -87,14 +99,19 @@ def delegate(uid, tag):
         made.append((kind, d))
     if not made:
         return []
-    r, w = os.pipe()
+    # The remover waits for this process (the run) to exit, by a pidfd, never for EOF
+    # on a pipe: a run that closes or dup2()s over fds it does not know of (the escape
+    # matrix puts files on fds 4, 5 and 7 for its rows) would end the wait early, and
+    # the remover would then rmdir each session cgroup lash had made but not yet joined
+    # (lash refused those sessions: "cannot join the session cgroup").
+    run = os.getpid()
+    try:
+        pidfd = os.pidfd_open(run)  # before the fork: it names this process, whatever happens
+    except (AttributeError, OSError):
+        pidfd = None
     if os.fork() == 0:  # the remover: root, outside the cgroups, in a session of its own
         os.setsid()
-        os.close(w)
-        try:
-            os.read(r, 1)  # EOF: the run (and everything holding w) is over
-        except OSError:
-            pass
+        wait_for_exit(run, pidfd)
         # watchdogs of the run's sessions may take seconds to finish: up to a minute
         for _ in range(600):
             left = False
@@ -112,8 +129,8 @@ def delegate(uid, tag):
                 break
             time.sleep(0.1)
         os._exit(0)
-    os.close(r)
-    os.set_inheritable(w, True)
+    if pidfd is not None:
+        os.close(pidfd)
     kinds = []
     for kind, d in made:
         try:

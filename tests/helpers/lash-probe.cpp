@@ -682,7 +682,7 @@ int usage() {
         "  connect HOST PORT | bind PORT | unix-connect P | abstract-connect NAME |\n"
         "  kill PID [SIG] | ptrace PID | memfd-exec | tiocsti | userns | mount | io-uring |\n"
         "  env NAME | rlimit as|cpu|fsize|nofile|nproc | fork-bomb N | fds | alloc MIB |\n"
-        "  write-size P BYTES | open-files N | detach-sleeper | cgroup | cgroups | burn-cpu |\n"
+        "  write-size P BYTES | open-files N | detach-sleeper | capsets | cgroup | cgroups | burn-cpu |\n"
         "  grep P NEEDLE | io-uring-setup | mount-at DIR | cpu-seconds N | setxattr P |\n"
         "  utime P | read-fd N | memfd-exec-file P [ARG..] | listen PORT SECONDS |\n"
         "  pidfd-getfd PID FD | fd-write-if N SUFFIX TEXT |\n"
@@ -770,6 +770,21 @@ int main(int argc, char** argv) {
       if (strncmp(line, "CapEff:", 7) == 0) eff = strtoull(line + 7, nullptr, 16);
     fclose(f);
     puts(eff == 0 ? "none" : (eff & (1ULL << 19)) ? "ptrace" : "dropped");
+    return 0;
+  }
+  if (cmd == "capsets") {  // "eff:N prm:N bnd:N", the masks of /proc/self/status in decimal
+    FILE* f = fopen("/proc/self/status", "re");
+    if (!f) return token(errno);
+    char line[256];
+    std::string out;
+    while (fgets(line, sizeof line, f)) {
+      static const char* const kSets[][2] = {{"CapEff:", "eff"}, {"CapPrm:", "prm"}, {"CapBnd:", "bnd"}};
+      for (const auto& set : kSets)
+        if (strncmp(line, set[0], 7) == 0)
+          out += std::string(out.empty() ? "" : " ") + set[1] + ":" + std::to_string(strtoull(line + 7, nullptr, 16));
+    }
+    fclose(f);
+    puts(out.c_str());
     return 0;
   }
   if (cmd == "cgroup") {

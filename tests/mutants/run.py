@@ -171,8 +171,6 @@ def run_check(kind, arg, tree, builddir):
         return (0 if out.strip() == want.strip() else 1), out
     elif kind == "lash-test":
         cmd = nice + [py, os.path.join(tree, "tests/integration/run.py"), lash, os.path.join(tree, arg)]
-    elif kind == "lash-test":
-        cmd = nice + [py, os.path.join(tree, "tests/integration/run.py"), lash, os.path.join(tree, arg)]
     elif kind == "meson":
         cmd = nice + ["meson", "test", "-C", builddir, "--no-rebuild", arg]
     else:

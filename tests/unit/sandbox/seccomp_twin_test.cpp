@@ -328,6 +328,18 @@ TEST_CASE("seccomp twins: pid-addressed calls are refused for any pid but 0, whi
   });
   twin("ioprio_set(PROCESS, child)", Where::host, [] { return sys(SYS_ioprio_set, 1, k, 0); });
   twin("ioprio_set(PGRP, child's group)", Where::host, [] { return sys(SYS_ioprio_set, 2, k, 0); });
+  // The group and user forms with who = 0 (the caller's own group, its uid) reach
+  // processes outside too (lash's group in a script, every process of the user):
+  // refused by "which" alone. The attempt leads a group of its own, so the twin
+  // touches nothing else, and sets the priority it already has.
+  twin("setpriority(PGRP, 0)", Where::host, [] {
+    if (setpgid(0, 0) != 0) return -1L;
+    return static_cast<long>(setpriority(PRIO_PGRP, 0, getpriority(PRIO_PROCESS, 0)));
+  });
+  twin("ioprio_set(PGRP, 0)", Where::host, [] {
+    if (setpgid(0, 0) != 0) return -1L;
+    return sys(SYS_ioprio_set, 2, 0, sys(SYS_ioprio_get, 1, 0));
+  });
   // the caller itself, by pid 0, passes
   CHECK(attempt(true, Where::host, [] {
           rlimit r{};
