@@ -31,6 +31,7 @@ class Engine {
 
  private:
   Decision spawn(const Spawn& a) const;
+  Decision exec_path_script(const Spawn& a) const;
   Decision redirect(const Redirect& a) const;
   Decision env(const EnvChange& a) const;
   Decision builtin(const Builtin& a) const;
