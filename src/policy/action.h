@@ -16,7 +16,7 @@ struct Spawn {
   // #! line runs (the interpreter, and NAME of "/usr/bin/env NAME"), found by the
   // planner; the engine refuses the script when one of them is not allowed, instead
   // of a bare "Permission denied" from the kernel. Empty for anything else.
-  std::vector<std::string> interpreters;
+  std::vector<std::string> interpreters = {};  // "= {}": Spawn{argv0, path} is complete (-Wextra)
 };
 
 enum class RedirectMode : uint8_t {
