@@ -61,11 +61,13 @@ exec_paths = ., $TMPDIR
 [filesystem]
 # Headers, the compiler's and the C library's link files, and the user's git
 # configuration are read by the tools above; nothing else of the home directory is
-# readable. Linking needs /usr/lib/gcc and /usr/lib/x86_64-linux-gnu, which makes
-# the few programs there readable: `profile review ci` says so. A job that must not
-# link C code can inherit this profile and set read_only without them.
+# readable. Linking needs /usr/lib/gcc and the multiarch library directory (each
+# Debian architecture's is listed; the ones missing here are skipped), which makes the
+# few programs there readable: `profile review ci` says so. A job that must not link
+# C code can inherit this profile and set read_only without them.
 read_only = /usr/include, /usr/local/include, /usr/lib/gcc, /usr/lib/x86_64-linux-gnu,
-    ~/.gitconfig, ~/.config/git
+    /usr/lib/aarch64-linux-gnu, /usr/lib/arm-linux-gnueabihf, /usr/lib/riscv64-linux-gnu,
+    /usr/lib/powerpc64le-linux-gnu, /usr/lib/s390x-linux-gnu, /usr/lib/i386-linux-gnu, ~/.gitconfig, ~/.config/git
 include_workdir = true
 tmpdir = session
 system_paths = true

@@ -22,6 +22,7 @@
 #include "interactive/prompt.h"
 #include "interactive/repl.h"
 #include "exec/session.h"
+#include "exec/denial_watch.h"
 #include "exec/shell.h"
 #include "lash_config.h"
 #include "policy/ini_loader.h"
@@ -54,6 +55,8 @@ constexpr const char* kUsage =
     "  -o OPTION, +o OPTION   set or unset a long option (pipefail, noclobber, ignoreeof,\n"
     "                         nohighlight, ...)\n"
     "  --dump-ast             with -n: print the syntax tree instead of running\n"
+    "  --explain-denials      at exit, explain the refusals programs reported on their\n"
+    "                         error output: path, right, the key that would allow it\n"
     "  --version              print the version and exit\n"
     "  --posix                POSIX mode (also when run as sh, or set -o posix)\n"
     "  --help                 print this help and exit\n"
@@ -90,6 +93,7 @@ struct Invocation {
   bool interactive = false;   // -i
   bool login = false;
   bool dump_ast = false;
+  bool explain_denials = false;  // --explain-denials
   std::optional<std::string> profile;  // -p NAME (policy layer); set even when empty
   std::vector<std::string> operands;
 };
@@ -150,6 +154,10 @@ Invocation parse_args(Shell& sh, int argc_in, char** argv_in) {
     }
     if (a == "--dump-ast") {
       inv.dump_ast = true;
+      continue;
+    }
+    if (a == "--explain-denials") {
+      inv.explain_denials = true;
       continue;
     }
     if (a == "--profile" || a.rfind("--profile=", 0) == 0) {
@@ -292,6 +300,12 @@ int main(int argc, char** argv) {
       std::string msg = "lash: " + started.error().message() + "\n";
       (void)!::write(2, msg.data(), msg.size());
       return 2;
+    }
+    if (inv.explain_denials) {
+      if (std::string why = lash::exec::start_denial_watch(); !why.empty()) {
+        std::string msg = "lash: warning: --explain-denials is off: " + why + "\n";
+        (void)!::write(2, msg.data(), msg.size());
+      }
     }
   }
 

@@ -1,15 +1,24 @@
 #include "exec/policy_gate.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <limits.h>
 #include <stdlib.h>
+#include <unistd.h>
+
+#include <cerrno>
 
 #include <cstring>
 
 #include "exec/session_view.h"
+#include "exec/user_files.h"
 #include "exec/shell.h"
 #include "policy/engine.h"
 #include "policy/explain.h"
+#include "policy/paths.h"
 #include "policy/report.h"
+#include "policy/wrapper_chain.h"
+#include "sandbox/compile.h"
 #include "syntax/parser.h"
 
 namespace lash::exec {
@@ -65,9 +74,38 @@ void add_env_action(Shell& sh, std::vector<PlannedAction>& out, const std::strin
   out.push_back({policy::EnvChange{name, op}, false});
 }
 
+// The Spawn of NAME at REAL (its real path): for a program outside the system's
+// program directories (one the job wrote, under an exec path), what its #! line runs,
+// read as the session would read it (through the broker; at most the kernel's 256
+// bytes of a #! line), so the engine can refuse a script whose interpreter is not
+// allowed with a Problem/Suggestion rather than the kernel's bare EACCES.
+policy::Spawn spawn_of(Shell& sh, const std::string& name, const std::string& real) {
+  policy::Spawn s{name, real, {}};
+  if (real.empty() || real[0] != '/') return s;
+  for (const auto& d : sandbox::program_directories())
+    if (policy::paths::beneath(real, d)) return s;
+  int fd = open_user_path(sh, real, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY, false);
+  if (fd < 0) return s;
+  struct stat st{};
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {  // a device or FIFO is no script
+    ::close(fd);
+    return s;
+  }
+  char buf[256];
+  ssize_t n;
+  do n = ::read(fd, buf, sizeof buf);
+  while (n < 0 && errno == EINTR);
+  ::close(fd);
+  if (n < 2 || buf[0] != '#' || buf[1] != '!') return s;
+  policy::SessionEnv env;
+  if (const Var* v = sh.vars.find("PATH")) env.path_var = v->value;
+  s.interpreters = policy::shebang_programs(std::string(buf, static_cast<size_t>(n)), env);
+  return s;
+}
+
 PlannedAction spawn_action(Shell& sh, const std::string& name) {
   std::string path = name.find('/') != std::string::npos ? name : sh.find_command(name);
-  return {policy::Spawn{name, path.empty() ? path : view_real_or_same(sh, path)}, false};
+  return {spawn_of(sh, name, path.empty() ? path : view_real_or_same(sh, path)), false};
 }
 
 std::optional<PlannedAction> loop_variable_action(Shell& sh, const std::string& name) {
@@ -89,7 +127,7 @@ std::vector<PlannedAction> plan_actions(Shell& sh, const SimplePlan& p) {
   }
   switch (p.kind) {
     case SimplePlan::Kind::external:
-      out.push_back({policy::Spawn{p.argv[0], view_real_or_same(sh, p.path)}, p.dynamic_name});
+      out.push_back({spawn_of(sh, p.argv[0], view_real_or_same(sh, p.path)), p.dynamic_name});
       break;
     case SimplePlan::Kind::not_found:
       // Nothing runs: the shell says "not found" (127), as any shell. A dry run cannot

@@ -20,6 +20,7 @@
 
 #include "base/fileio.h"
 #include "exec/denial_limit.h"
+#include "exec/denial_watch.h"
 #include "exec/policy_gate.h"
 #include "exec/shell.h"
 #include "policy/env_patterns.h"
@@ -155,6 +156,21 @@ void audit_decision(const policy::Action& action, const policy::Decision& decisi
   write_record(*s, audit::make_record(s->audit_context, action, decision));
 }
 
+sandbox::SandboxPlan active_session_plan() {
+  Session* s = g_session.get();
+  if (!s || !s->active) return {};
+  auto ctx = sandbox::make_session_context(*s->active, s->env);
+  return sandbox::compile(*s->active, ctx, s->sandbox ? s->sandbox->capabilities() : sandbox::probe_capabilities());
+}
+
+void audit_event(std::string_view kind, std::string_view target, std::string_view decision,
+                 std::string_view message) {
+  Session* s = g_session.get();
+  if (!s || !s->sink || !s->active) return;
+  if (s->audit_context.user.empty()) s->audit_context.user = user_name();
+  write_record(*s, audit::make_event(s->audit_context, kind, target, decision, message));
+}
+
 void audit_not_found(const std::string& name) {
   Session* s = g_session.get();
   if (!s || !s->sink || !s->active || !s->active->values.monitoring_enabled.value) return;
@@ -165,6 +181,8 @@ void audit_not_found(const std::string& name) {
 // Ends the session's processes (cgroup kill, tmpdir removal) when the main shell
 // ends, by exit, fatal error or TERM/HUP.
 void end_session() {
+  // Before kill_all: the explanations look at files in the session tmpdir.
+  finish_denial_watch();  // only in the lash that started it
   if (g_session && g_registered == ::getpid()) sandbox::registry::unregister_session(g_session->id);
   if (!g_session || !g_session->sandbox) return;
   for (const std::string& what : g_session->sandbox->kill_all())

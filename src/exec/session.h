@@ -109,6 +109,13 @@ int edit_profile_file(Shell& sh, const std::string& name, const std::string& pat
 // The running session (null before start_session).
 Session* current_session();
 
+// The plan the active profile gets in this session (compiled afresh, as `profile
+// review` does); an empty plan when there is no session. For --explain-denials.
+sandbox::SandboxPlan active_session_plan();
+// An audit record that is not an engine decision (kind "denial" of --explain-denials).
+void audit_event(std::string_view kind, std::string_view target, std::string_view decision,
+                 std::string_view message);
+
 // Writes an audit record of a decision when the profile's monitoring asks for it
 // (denials always). A write failure is reported on stderr with a Problem/Suggestion
 // and stops the session's programs and redirections (Session::audit_failure).

@@ -5,12 +5,18 @@
 #include <string>
 #include <string_view>
 #include <variant>
+#include <vector>
 
 namespace lash::policy {
 
 struct Spawn {
   std::string argv0;          // the command word as written ("curl", "./build.sh")
   std::string resolved_path;  // real path of the program; empty when not found
+  // For a script under an exec path (one the job wrote): the real paths of what its
+  // #! line runs (the interpreter, and NAME of "/usr/bin/env NAME"), found by the
+  // planner; the engine refuses the script when one of them is not allowed, instead
+  // of a bare "Permission denied" from the kernel. Empty for anything else.
+  std::vector<std::string> interpreters = {};  // "= {}": Spawn{argv0, path} is complete (-Wextra)
 };
 
 enum class RedirectMode : uint8_t {

@@ -130,7 +130,7 @@ Decision Engine::spawn(const Spawn& a) const {
   // symlink there to a system program outside the allowlist is not let through.
   if (!rp.empty())
     for (const auto& root : facts_.exec_roots)
-      if (paths::beneath(rp, root.path)) return allow("process.exec_paths");
+      if (paths::beneath(rp, root.path)) return exec_path_script(a);
   if (!rp.empty() && bare(a.argv0) && allow_names_.count(a.argv0)) {
     auto it = facts_.allow_real_by_name.find(a.argv0);
     std::string allowed_path = it == facts_.allow_real_by_name.end() ? "" : it->second;
@@ -138,6 +138,23 @@ Decision Engine::spawn(const Spawn& a) const {
                 explain::allowlist_mismatch(a.argv0, allowed_path, rp));
   }
   return deny("process.spawn_allowlist", a, explain::not_in_allowlist(a.argv0));
+}
+
+// A program under an exec path; a script among them runs what its #! line names,
+// which must be allowed too (the kernel would refuse it with a bare EACCES).
+Decision Engine::exec_path_script(const Spawn& a) const {
+  std::string chain = a.resolved_path;
+  for (const auto& interp : a.interpreters) {
+    chain += " -> " + interp;
+    bool ok = allow_paths_.count(interp) > 0;
+    for (const auto& root : facts_.exec_roots)
+      if (paths::beneath(interp, root.path)) ok = true;
+    bool denied = deny_paths_.count(interp) || deny_names_.count(std::string(paths::basename(interp)));
+    if (denied)
+      return deny("process.spawn_denylist", a, explain::script_interpreter_gap(a.argv0, chain, interp, true));
+    if (!ok) return deny("process.spawn_allowlist", a, explain::script_interpreter_gap(a.argv0, chain, interp, false));
+  }
+  return allow("process.exec_paths");
 }
 
 // Reads are not checked here (the kernel enforces read_only). Writes need file_redirect

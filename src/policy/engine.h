@@ -24,10 +24,14 @@ class Engine {
   Decision decide(const Action& action) const;
   const ResolvedProfile& profile() const { return *profile_; }
   std::shared_ptr<const ResolvedProfile> profile_ptr() const { return profile_; }
+  // KEY ("filesystem.read_only") with the file and line that set it, or base: for
+  // explanations that name a key no decision of this engine returns (a read refusal).
+  KeyRef where_set(const char* key) const { return ref(key); }
   const SessionFacts& facts() const { return facts_; }
 
  private:
   Decision spawn(const Spawn& a) const;
+  Decision exec_path_script(const Spawn& a) const;
   Decision redirect(const Redirect& a) const;
   Decision env(const EnvChange& a) const;
   Decision builtin(const Builtin& a) const;

@@ -76,6 +76,13 @@ std::string wrapper_gap(std::string_view argv0, std::string_view chain, std::str
          " to [process] spawn_allowlist, or put the real program first on PATH.";
 }
 
+std::string script_interpreter_gap(std::string_view argv0, std::string_view chain, std::string_view missing,
+                                   bool denylisted) {
+  return q(argv0) + " is a script (" + display(chain) + ") whose #! line runs " + display(missing) +
+         (denylisted ? ", which is in [process] spawn_denylist."
+                     : ", which is not allowed: add " + display(missing) + " to [process] spawn_allowlist.");
+}
+
 std::string in_denylist(std::string_view argv0) {
   return q(argv0) + " is in the denylist.";
 }

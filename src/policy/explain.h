@@ -24,6 +24,9 @@ std::string in_denylist(std::string_view argv0);
 // An allowlisted wrapper script (a version-manager shim) that runs MISSING, which is not
 // allowed; CHAIN is "wrapper -> interpreter -> program".
 std::string wrapper_gap(std::string_view argv0, std::string_view chain, std::string_view missing);
+// A script the job wrote (under exec_paths) whose #! line runs MISSING, not allowed.
+std::string script_interpreter_gap(std::string_view argv0, std::string_view chain, std::string_view missing,
+                                   bool denylisted);
 std::string no_file_redirect();
 std::string outside_writable(std::string_view path, const std::vector<std::string>& roots);
 std::string protected_path(std::string_view entry);

@@ -48,6 +48,10 @@ void summary_run(const Profile& p, Summary& out) {
     add(out, "run", "no program (builtins and functions only)");
   else
     add(out, "run", cut_list(p.spawn_allowlist.value, w));
+  // The trade-off of exec_paths, in one line (issue 15): what the job brings can run.
+  if (!p.spawn_any.value && !p.exec_paths.value.empty())
+    add(out, "run", "and what the job writes into " + cut_list(p.exec_paths.value, 30) +
+                        ": the allowlist guards the system's programs, not code the job brings");
 }
 
 void summary_read(const Profile& p, Summary& out) {

@@ -139,6 +139,16 @@ std::unordered_map<std::string, WrapperGap> find_wrapper_gaps(const SessionFacts
   return gaps;
 }
 
+std::vector<std::string> shebang_programs(const std::string& head, const SessionEnv& env) {
+  std::vector<std::string> out;
+  if (head.size() < 2 || head[0] != '#' || head[1] != '!') return out;
+  for (const std::string& n : interpreters_of(head, env)) {
+    std::string real = real_of(n);
+    out.push_back(real.empty() ? n : real);
+  }
+  return out;
+}
+
 std::string chain_text(const WrapperGap& g) {
   std::string out;
   for (const auto& c : g.chain) out += (out.empty() ? "" : " -> ") + c;

@@ -18,6 +18,11 @@ namespace lash::policy {
 // are returned, keyed by the wrapper's real path.
 std::unordered_map<std::string, WrapperGap> find_wrapper_gaps(const SessionFacts& facts, const SessionEnv& env);
 
+// What a script's #! line runs (HEAD: its first bytes, starting "#!"): the
+// interpreter and, for "/usr/bin/env [-S] NAME", NAME found over ENV.path_var; each
+// by its real path, or as written when it does not exist.
+std::vector<std::string> shebang_programs(const std::string& head, const SessionEnv& env);
+
 // The chain as review prints it: "a -> b -> c".
 std::string chain_text(const WrapperGap& g);
 

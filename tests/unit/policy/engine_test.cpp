@@ -132,6 +132,31 @@ TEST_CASE("spawn: exec_paths allows programs beneath the starting directory and 
   CHECK_FALSE(strict.decide(Spawn{"./t", "/home/u/proj/t"}).allowed());
 }
 
+TEST_CASE("spawn: a script under an exec path is judged with what its #! line runs") {
+  FakeFs fs = sample_fs();
+  fs.real["/home/u/proj/she"] = "/home/u/proj/she";
+  fs.real["/usr/bin/env"] = "/usr/bin/env";
+  fs.real["/usr/bin/sh"] = "/usr/bin/sh";
+  fs.real["/usr/bin/sudo"] = "/usr/bin/sudo";
+  auto p = test::resolved("[process]\nspawn_allowlist = ls, env, sh\nspawn_denylist = sudo\nexec_paths = .\n"
+                          "[filesystem]\ninclude_workdir = true\n", "t");
+  Engine e(p, make_session_facts(*p, sample_env(), fs.probe()));
+  // No #! line, or one naming allowed programs (or a program in the exec path): allowed.
+  CHECK(e.decide(Spawn{"./she", "/home/u/proj/she"}).allowed());
+  CHECK(e.decide(Spawn{"./she", "/home/u/proj/she", {"/usr/bin/ls"}}).allowed());
+  CHECK(e.decide(Spawn{"./she", "/home/u/proj/she", {"/home/u/proj/interp"}}).allowed());
+  // An interpreter outside the allowlist, directly or as env's program: refused, named.
+  auto d = e.decide(Spawn{"./she", "/home/u/proj/she", {"/usr/bin/env", "/usr/bin/curl"}});
+  CHECK_FALSE(d.allowed());
+  CHECK(d.decided_by.key == "process.spawn_allowlist");
+  CHECK(d.suggestion ==
+        "'./she' is a script (/home/u/proj/she -> /usr/bin/env -> /usr/bin/curl) whose #! line runs "
+        "/usr/bin/curl, which is not allowed: add /usr/bin/curl to [process] spawn_allowlist.");
+  auto deny = e.decide(Spawn{"./she", "/home/u/proj/she", {"/usr/bin/sudo"}});
+  CHECK_FALSE(deny.allowed());
+  CHECK(deny.decided_by.key == "process.spawn_denylist");
+}
+
 TEST_CASE("spawn: exec_paths $TMPDIR without a session tmpdir grants nothing") {
   SessionEnv env = sample_env();
   env.tmpdir.clear();
