@@ -38,7 +38,7 @@ using exec::Shell;
 namespace {
 
 constexpr const char* kUsage =
-    "usage: profile list|review|permissions|test|explain|diff|create|edit|delete|reload|switch|validate|help ...";
+    "usage: profile list|review|permissions|test|explain|diff|create|edit|delete|reload|switch|dismiss|validate|help ...";
 
 constexpr const char* kHelp =
     "profile list [--json]                 the profiles on this machine (* marks the active one)\n"
@@ -56,6 +56,8 @@ constexpr const char* kHelp =
     "profile edit NAME                     edit a user profile; a rejected edit is kept aside\n"
     "profile delete NAME                   remove a user profile (never a system or built-in one)\n"
     "profile switch NAME | profile reload  change or re-read the session's profile\n"
+    "profile dismiss [NAME]                no more auto-detect suggestions of NAME (default: the\n"
+    "                                      last one) in this session\n"
     "profile validate FILE...              check profile files: errors, and warnings\n"
     "Reference: docs/profiles.md; JSON output: docs/usage.md.\n";
 
@@ -498,7 +500,27 @@ int cmd_switch(Shell& sh, std::vector<std::string> args, bool reload) {
     sh.error("profile: " + p.error().message() + " (keeping '" + active_name() + "')");
     return 1;
   }
+  std::string from = active_name();
   exec::activate_profile(sh, *p);
+  // Every change of the session's profile is in the audit log (the audit plugin's
+  // `switches` lists them), whatever [monitoring] says: it changes what every later
+  // record means.
+  policy::Json extra = policy::Json::object();
+  policy::put_string(extra, "from", from);
+  exec::audit_event("profile", (*p)->name, reload ? "reload" : "switch", "", extra);
+  return 0;
+}
+
+int cmd_dismiss(Shell& sh, std::vector<std::string> args) {
+  if (args.size() > 1 || (args.size() == 1 && !valid_name(args[0]))) {
+    sh.error("profile dismiss: usage: profile dismiss [NAME]");
+    return 2;
+  }
+  auto r = exec::dismiss_suggestion(args.empty() ? std::nullopt : std::optional<std::string>(args[0]));
+  if (!r) {
+    sh.error("profile dismiss: " + r.error().message());
+    return 1;
+  }
   return 0;
 }
 
@@ -609,6 +631,7 @@ int bi_profile(Shell& sh, std::vector<std::string>& argv) {
   if (sub == "edit") return cmd_edit(sh, args);
   if (sub == "reload") return cmd_switch(sh, args, true);
   if (sub == "switch") return cmd_switch(sh, args, false);
+  if (sub == "dismiss") return cmd_dismiss(sh, args);
   if (sub == "validate") return cmd_validate(sh, args);
   if (sub == "delete") return cmd_delete(sh, args);
   if (sub == "diff") return cmd_diff(sh, args);

@@ -125,7 +125,18 @@ def verify(params):
     return {"ok": not problems, "records": len(lines), "sessions": len(last), "problems": problems}
 
 
-METHODS = {"query": query, "counts": counts, "verify": verify}
+def switches(params):
+    """The session profile changes (`profile switch` / `profile reload`), oldest first."""
+    out = []
+    for rec in records(dict(params, kind="profile")):
+        if rec.get("decision") not in ("switch", "reload", "fallback"):
+            continue
+        out.append({"time": rec.get("time"), "session": rec.get("session"), "user": rec.get("user"),
+                    "from": rec.get("from", ""), "to": rec.get("target", ""), "how": rec.get("decision")})
+    return out
+
+
+METHODS = {"query": query, "counts": counts, "verify": verify, "switches": switches}
 
 
 def handle(line):

@@ -4,6 +4,7 @@
 #pragma once
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 
 #include "audit/record.h"
@@ -76,7 +77,27 @@ struct Session {
   // is written. Kept across `profile switch`. In a subshell it is the subshell's own.
   std::string audit_failure;
   ActiveServices services;
+  // profile.auto_detect (auto_suggest.cpp): whether it is on for this session, the
+  // profiles the user dismissed (for the whole session), the last one suggested, and
+  // the repository root last looked at (a `cd` into another one looks again).
+  bool auto_detect = false;
+  std::set<std::string> dismissed;
+  std::string last_suggestion;
+  std::string detect_root;
 };
+
+// Profile auto-detect (auto_suggest.cpp): the one-line suggestion at the start of an
+// interactive session, and again after `cd` enters another repository root. Never a
+// switch.
+void suggest_at_start(Shell& sh);
+void suggest_after_cd(Shell& sh);
+// `profile dismiss [NAME]`: NAME (default: the last suggestion) is not suggested
+// again in this session. Returns the name dismissed, or an Error.
+Result<std::string> dismiss_suggestion(const std::optional<std::string>& name);
+// Writes one audit event of the session (kind "profile": switches), EXTRA's keys added
+// to the record; a failed write closes the session as every audit failure does.
+void audit_event(std::string_view kind, std::string_view target, std::string_view decision, std::string_view message,
+                 const policy::Json& extra = policy::Json::object());
 
 // Selects and loads the session's profile (-p NAME when given), builds the engine,
 // installs the policy gate and the exported-variable guard into sh, exports

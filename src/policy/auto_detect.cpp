@@ -133,6 +133,18 @@ std::vector<std::string> git_remote_hosts(const std::string& dir) {
   return hosts;
 }
 
+std::string repository_root(const std::string& dir) {
+  std::string d = dir;
+  for (int depth = 0; depth < 64 && !d.empty() && d[0] == '/'; ++depth) {
+    struct stat st;
+    if (::stat((d + "/.git").c_str(), &st) == 0) return d;
+    if (d == "/") break;
+    size_t slash = d.rfind('/');
+    d = slash == 0 ? "/" : d.substr(0, slash);
+  }
+  return {};
+}
+
 bool no_wider(const ResolvedProfile& c, const ResolvedProfile& a) {
   const Profile& x = c.values;
   const Profile& y = a.values;
@@ -165,12 +177,13 @@ bool no_wider(const ResolvedProfile& c, const ResolvedProfile& a) {
 }
 
 std::optional<Suggestion> suggest_profile(const ProfileStore& store, bool include_user, const ResolvedProfile& active,
-                                          const DetectContext& ctx) {
+                                          const DetectContext& ctx, const std::set<std::string>& skip) {
   std::vector<std::string> seen;
   for (Source src : {Source::user, Source::system, Source::builtin}) {
     if (src == Source::user && !include_user) continue;
     for (const std::string& name : store.names(src)) {
-      if (name == active.name || std::find(seen.begin(), seen.end(), name) != seen.end()) continue;
+      if (name == active.name || skip.count(name) || std::find(seen.begin(), seen.end(), name) != seen.end())
+        continue;
       seen.push_back(name);
       auto file = store.get(name, src);
       if (!file || !*file) continue;

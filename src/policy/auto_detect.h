@@ -15,6 +15,7 @@
 #pragma once
 #include <functional>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -39,6 +40,9 @@ std::optional<std::string> matching_rule(std::string_view profile_text, const De
 
 // The remote hosts named in the .git/config of the repository containing DIR.
 std::vector<std::string> git_remote_hosts(const std::string& dir);
+// The root of the repository containing DIR (the nearest directory holding .git),
+// "" outside any.
+std::string repository_root(const std::string& dir);
 
 // Whether CANDIDATE is no wider than ACTIVE on the keys a user would notice first:
 // programs, redirections, environment, network, every capability.
@@ -48,7 +52,10 @@ struct Suggestion {
   std::string profile, rule;
 };
 // The suggestion for this context, if any.
+// The suggestion for this context, if any; profiles named in SKIP (dismissed) are
+// never suggested.
 std::optional<Suggestion> suggest_profile(const ProfileStore& store, bool include_user,
-                                          const ResolvedProfile& active, const DetectContext& ctx);
+                                          const ResolvedProfile& active, const DetectContext& ctx,
+                                          const std::set<std::string>& skip = {});
 
 }  // namespace lash::policy
