@@ -14,6 +14,7 @@
 
 #include "base/strutil.h"
 #include "builtins/families.h"
+#include "builtins/plugin_review.h"
 #include "exec/dry_run.h"
 #include "exec/stack_guard.h"
 #include "exec/policy_gate.h"
@@ -187,12 +188,13 @@ int cmd_review(Shell& sh, std::vector<std::string> in, bool permissions) {
     for (const auto& l : summary) sum[l.label] = l.text;
     j["summary"] = sum;
     if (plan) j["sandbox"] = exec::sandbox_review_json(sh, **p);
+    j["plugins"] = plugin_grants_json(sh, *p);
     print_json(sh, j);
   } else if (!keys && !plan) {
-    sh.out() << policy::summary_text(**p, summary);
+    sh.out() << policy::summary_text(**p, summary) << plugin_grants_text(sh, *p);
   } else {
     if (keys) sh.out() << policy::review_text(**p);
-    if (plan) sh.out() << exec::sandbox_review_text(sh, **p);
+    if (plan) sh.out() << exec::sandbox_review_text(sh, **p) << plugin_grants_text(sh, *p);
   }
   return 0;
 }

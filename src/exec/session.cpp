@@ -102,6 +102,10 @@ sandbox::SandboxPlan review_plan(Shell& sh, const policy::ResolvedProfile& profi
 }
 }  // namespace
 
+sandbox::SandboxPlan sandbox_review_plan(Shell& sh, const policy::ResolvedProfile& profile) {
+  return review_plan(sh, profile);
+}
+
 std::string sandbox_review_text(Shell& sh, const policy::ResolvedProfile& profile) {
   sandbox::SandboxPlan plan = review_plan(sh, profile);
   std::string out = "\n[sandbox plan: what the kernel enforces on this machine]\n";

@@ -116,6 +116,8 @@ policy::SessionEnv session_env_of(Shell& sh);
 // machine, with what this kernel cannot enforce.
 std::string sandbox_review_text(Shell& sh, const policy::ResolvedProfile& profile);
 policy::Json sandbox_review_json(Shell& sh, const policy::ResolvedProfile& profile);
+// The plan itself (plugin grants are reviewed against it).
+sandbox::SandboxPlan sandbox_review_plan(Shell& sh, const policy::ResolvedProfile& profile);
 
 // Why a session under PROFILE would refuse every program for want of its sandbox,
 // asked the way the real run asks it (sandbox::check_plan on the plan compiled for
