@@ -18,6 +18,7 @@
 #include "exec/options.h"
 #include "exec/job_control.h"
 #include "exec/stack_guard.h"
+#include "interactive/config_vars.h"
 #include "interactive/history.h"
 #include "interactive/prompt.h"
 #include "interactive/repl.h"
@@ -281,6 +282,7 @@ int main(int argc, char** argv) {
     if (!ps1_from_environment) sh.vars.set("PS1", lash::interactive::kDefaultPs1);
     lash::exec::init_job_control(sh);
   }
+  if (sh.opt.interactive) lash::interactive::apply_config_variables(sh);  // prompt.ps1, history.*
 
   // -n only parses: it needs no profile. Everything else runs under one.
   if (!(sh.opt.noexec && !sh.opt.interactive)) {
