@@ -117,3 +117,5 @@ if [ "${BENCH_CI_BUILD:-0}" = 1 ]; then
   echo
   sh "$here/ci_build.sh" "$lash" "$(cd "$here/../.." && pwd)"
 fi
+echo
+sh "$here/plugins.sh" "$lash"
