@@ -23,6 +23,7 @@ void suggest_for(Session& s, const std::string& dir) {
   ctx.start_dir = dir;
   ctx.home = s.env.home;
   ctx.remote_hosts = policy::git_remote_hosts(dir);
+  ctx.container = policy::container_kind(ctx.getenv);
   auto sug = policy::suggest_profile(policy::session_search_path(), !s.selection.assigned, *s.active, ctx,
                                      s.dismissed);
   if (!sug) return;

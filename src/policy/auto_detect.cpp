@@ -22,9 +22,12 @@ Result<std::vector<std::string>> rules_of(std::string_view value) {
   for (const auto& r : *list) {
     bool ok = (str::starts_with(r, "env:") && validate::is_env_name(std::string_view(r).substr(4))) ||
               (str::starts_with(r, "git-remote:") && r.size() > 11) ||
-              (str::starts_with(r, "path:") && r.size() > 5 && (r[5] == '/' || r[5] == '~'));
+              (str::starts_with(r, "path:") && r.size() > 5 && (r[5] == '/' || r[5] == '~')) ||
+              (str::starts_with(r, "container:") && r.size() > 10) || r == "ssh";
     if (!ok)
-      return Error{"invalid rule '" + r + "' (env:NAME, git-remote:HOST-GLOB, path:/GLOB or path:~/GLOB)", {}, 0, {}};
+      return Error{"invalid rule '" + r +
+                       "' (env:NAME, git-remote:HOST-GLOB, path:/GLOB, path:~/GLOB, container:KIND-GLOB or ssh)",
+                   {}, 0, {}};
   }
   return list;
 }
@@ -41,6 +44,10 @@ bool rule_matches(const std::string& r, const DetectContext& ctx) {
       if (::fnmatch(pat.c_str(), h.c_str(), 0) == 0) return true;
     return false;
   }
+  if (r == "ssh") return ctx.getenv && ((ctx.getenv("SSH_CONNECTION") && *ctx.getenv("SSH_CONNECTION")) ||
+                                        (ctx.getenv("SSH_TTY") && *ctx.getenv("SSH_TTY")));
+  if (str::starts_with(r, "container:"))
+    return !ctx.container.empty() && ::fnmatch(r.c_str() + 10, ctx.container.c_str(), 0) == 0;
   std::string pat = paths::expand(r.substr(5), ctx.start_dir, ctx.home);
   // `~/src/*` matches ~/src/x and anything below it.
   return ::fnmatch(pat.c_str(), ctx.start_dir.c_str(), 0) == 0 ||
@@ -131,6 +138,20 @@ std::vector<std::string> git_remote_hosts(const std::string& dir) {
     d = slash == 0 ? "/" : d.substr(0, slash);
   }
   return hosts;
+}
+
+std::string container_kind(const std::function<const char*(const char*)>& getenv) {
+  // systemd-nspawn, LXC and podman set `container`; docker leaves /.dockerenv.
+  const char* c = getenv ? getenv("container") : nullptr;
+  if (c && *c) {
+    std::string v(c);
+    if (v.size() <= 64 && std::all_of(v.begin(), v.end(), [](unsigned char ch) { return std::isalnum(ch) || ch == '-' || ch == '_'; }))
+      return v;
+  }
+  struct stat st;
+  if (::stat("/.dockerenv", &st) == 0) return "docker";
+  if (::stat("/run/.containerenv", &st) == 0) return "podman";
+  return {};
 }
 
 std::string repository_root(const std::string& dir) {

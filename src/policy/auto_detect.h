@@ -5,6 +5,7 @@
 //   when = env:GITHUB_ACTIONS, env:GITLAB_CI     ; a variable set and not empty
 //   when = git-remote:*.corp.example             ; a remote host of the repository here
 //   when = path:~/src/*                          ; the starting directory (glob)
+//   when = container:*, ssh                      ; in a container (its kind: a glob); an SSH login
 //
 // Any one rule matching is a match. The rules belong to the file that writes them (a
 // profile inheriting another does not inherit its rules). With `profile.auto_detect =
@@ -33,7 +34,11 @@ struct DetectContext {
   std::function<const char*(const char*)> getenv;
   std::vector<std::string> remote_hosts;  // of the git repository at start_dir, lowercase
   std::string start_dir, home;
+  std::string container;  // container_kind(): "docker", "podman", "lxc", ..., "" outside one
 };
+
+// The kind of container lash runs in, "" when it sees none.
+std::string container_kind(const std::function<const char*(const char*)>& getenv);
 
 // The first rule of TEXT (a profile file) that matches, or nullopt.
 std::optional<std::string> matching_rule(std::string_view profile_text, const DetectContext& ctx);
