@@ -67,7 +67,7 @@ constexpr const char* kUsage =
     "^Z stops the foreground job (jobs, fg, bg). History: $LASH_HOME/history.\n"
     "\n"
     "Plugins, sessions, settings (builtins): plugin list|info|call, session list|kill,\n"
-    "config get|set|unset|list (see docs/plugins.md).\n"
+    "jobs --session ID, config get|set|unset|list, profile dismiss (see docs/plugins.md).\n"
     "\n"
     "Exit status: 0 success, 1 builtin failure, 2 usage or syntax error,\n"
     "126 refused by the profile or not executable, 127 not found, 128+N signal N.\n"
