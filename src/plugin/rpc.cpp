@@ -76,6 +76,10 @@ bool LineBuffer::feed(std::string_view data) {
 }
 
 bool LineBuffer::next_line(std::string& line) {
+  // Blank lines between messages are skipped here, all at once: a flood of them costs
+  // one scan, not one call each.
+  size_t text = buf_.find_first_not_of("\r\n", pos_);
+  pos_ = text == std::string::npos ? buf_.size() : text;
   size_t nl = buf_.find('\n', pos_);
   if (nl == std::string::npos) return false;
   line.assign(buf_, pos_, nl - pos_);

@@ -43,7 +43,7 @@ class LineBuffer {
  public:
   // Appends data. False once the pending line is oversized.
   bool feed(std::string_view data);
-  // Takes the next complete line out (without its newline), if there is one.
+  // Takes the next complete, non-blank line out (without its newline), if there is one.
   bool next_line(std::string& line);
   bool oversized() const { return oversized_; }
   void clear() {
