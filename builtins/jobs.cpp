@@ -9,6 +9,7 @@
 
 #include "base/strutil.h"
 #include "builtins/families.h"
+#include "builtins/session_jobs.h"
 #include "exec/job_control.h"
 #include "exec/policy_gate.h"
 #include "exec/shell.h"
@@ -352,6 +353,16 @@ exec::BuiltinEffects job_control_effects(Shell&, const std::vector<std::string>&
   return e;
 }
 
+// `jobs --session ID` looks at another session's processes: job_control_others.
+exec::BuiltinEffects jobs_effects(Shell& sh, const std::vector<std::string>& argv) {
+  if (argv.size() >= 2 && argv[1] == "--session") {
+    exec::BuiltinEffects e;
+    e.actions.push_back({policy::Builtin{policy::Capability::job_control_others, "jobs --session"}});
+    return e;
+  }
+  return job_control_effects(sh, argv);
+}
+
 // The jobs named by ARGV from FIRST (the current job when there is none).
 bool named_jobs(Shell& sh, const std::vector<std::string>& argv, size_t first, std::vector<exec::Job*>& out) {
   if (first >= argv.size()) {
@@ -384,6 +395,14 @@ bool named_jobs(Shell& sh, const std::vector<std::string>& argv, size_t first, s
 }
 
 int bi_jobs(Shell& sh, std::vector<std::string>& argv) {
+  if (argv.size() >= 2 && argv[1] == "--session") {
+    bool json_out = argv.size() == 4 && argv[3] == "--json";
+    if (argv.size() != 3 && !json_out) {
+      sh.error("jobs: usage: jobs --session ID [--json]");
+      return 2;
+    }
+    return session_jobs(sh, argv[2], json_out);
+  }
   bool long_form = false, pids_only = false;
   size_t i = 1;
   for (; i < argv.size() && argv[i].size() > 1 && argv[i][0] == '-'; ++i) {
@@ -500,7 +519,7 @@ constexpr exec::BuiltinDef kJobs[] = {
     {"bg", bi_bg, job_control_effects, exec::BuiltinKind::regular, "continue a stopped job in the background"},
     {"disown", bi_disown, job_control_effects, exec::BuiltinKind::regular, "forget a job"},
     {"fg", bi_fg, job_control_effects, exec::BuiltinKind::regular, "continue a job in the foreground"},
-    {"jobs", bi_jobs, job_control_effects, exec::BuiltinKind::regular, "list the session's jobs"},
+    {"jobs", bi_jobs, jobs_effects, exec::BuiltinKind::regular, "list the session's jobs"},
     {"kill", bi_kill, kill_effects, exec::BuiltinKind::regular, "send a signal"},
     {"trap", bi_trap, trap_effects, exec::BuiltinKind::special, "run commands on signals and exit"},
     {"wait", bi_wait, wait_effects, exec::BuiltinKind::regular, "wait for background jobs"},

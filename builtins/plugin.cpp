@@ -6,6 +6,7 @@
 
 #include "base/strutil.h"
 #include "builtins/families.h"
+#include "builtins/plugin_session.h"
 #include "exec/policy_gate.h"
 #include "exec/session.h"
 #include "exec/shell.h"
@@ -33,6 +34,8 @@ bool session_assigned() {
   exec::Session* s = exec::current_session();
   return s && s->selection.assigned;
 }
+
+}  // namespace
 
 const plugin::Discovered& discovered() {
   // Found once per session: the directories are fixed, and a plugin appearing in the
@@ -63,6 +66,8 @@ plugin::StartContext start_context(Shell& sh) {
   }
   return ctx;
 }
+
+namespace {
 
 void print_info(Shell& sh, const plugin::Found& f) {
   const plugin::Manifest& m = f.manifest;

@@ -15,6 +15,7 @@
 
 #include "base/strutil.h"
 #include "builtins/families.h"
+#include "builtins/plugin_review.h"
 #include "exec/dry_run.h"
 #include "net/flow_rules.h"
 #include "exec/stack_guard.h"
@@ -41,7 +42,7 @@ using exec::Shell;
 namespace {
 
 constexpr const char* kUsage =
-    "usage: profile list|review|permissions|test|explain|diff|create|edit|delete|reload|switch|validate|help ...";
+    "usage: profile list|review|permissions|test|explain|diff|create|edit|delete|reload|switch|dismiss|validate|help ...";
 
 constexpr const char* kHelp =
     "profile list [--json]                 the profiles on this machine (* marks the active one)\n"
@@ -61,6 +62,8 @@ constexpr const char* kHelp =
     "profile edit NAME                     edit a user profile; a rejected edit is kept aside\n"
     "profile delete NAME                   remove a user profile (never a system or built-in one)\n"
     "profile switch NAME | profile reload  change or re-read the session's profile\n"
+    "profile dismiss [NAME]                no more auto-detect suggestions of NAME (default: the\n"
+    "                                      last one) in this session\n"
     "profile validate FILE...              check profile files: errors, and warnings\n"
     "Reference: docs/profiles.md; JSON output: docs/usage.md.\n";
 
@@ -190,12 +193,13 @@ int cmd_review(Shell& sh, std::vector<std::string> in, bool permissions) {
     for (const auto& l : summary) sum[l.label] = l.text;
     j["summary"] = sum;
     if (plan) j["sandbox"] = exec::sandbox_review_json(sh, **p);
+    j["plugins"] = plugin_grants_json(sh, *p);
     print_json(sh, j);
   } else if (!keys && !plan) {
-    sh.out() << policy::summary_text(**p, summary);
+    sh.out() << policy::summary_text(**p, summary) << plugin_grants_text(sh, *p);
   } else {
     if (keys) sh.out() << policy::review_text(**p);
-    if (plan) sh.out() << exec::sandbox_review_text(sh, **p);
+    if (plan) sh.out() << exec::sandbox_review_text(sh, **p) << plugin_grants_text(sh, *p);
   }
   return 0;
 }
@@ -601,7 +605,27 @@ int cmd_switch(Shell& sh, std::vector<std::string> args, bool reload) {
     sh.error("profile: " + p.error().message() + " (keeping '" + active_name() + "')");
     return 1;
   }
+  std::string from = active_name();
   exec::activate_profile(sh, *p);
+  // Every change of the session's profile is in the audit log (the audit plugin's
+  // `switches` lists them), whatever [monitoring] says: it changes what every later
+  // record means.
+  policy::Json extra = policy::Json::object();
+  policy::put_string(extra, "from", from);
+  exec::audit_event("profile", (*p)->name, reload ? "reload" : "switch", "", extra);
+  return 0;
+}
+
+int cmd_dismiss(Shell& sh, std::vector<std::string> args) {
+  if (args.size() > 1 || (args.size() == 1 && !valid_name(args[0]))) {
+    sh.error("profile dismiss: usage: profile dismiss [NAME]");
+    return 2;
+  }
+  auto r = exec::dismiss_suggestion(args.empty() ? std::nullopt : std::optional<std::string>(args[0]));
+  if (!r) {
+    sh.error("profile dismiss: " + r.error().message());
+    return 1;
+  }
   return 0;
 }
 
@@ -753,6 +777,7 @@ int bi_profile(Shell& sh, std::vector<std::string>& argv) {
   if (sub == "edit") return cmd_edit(sh, args);
   if (sub == "reload") return cmd_switch(sh, args, true);
   if (sub == "switch") return cmd_switch(sh, args, false);
+  if (sub == "dismiss") return cmd_dismiss(sh, args);
   if (sub == "validate") return cmd_validate(sh, args);
   if (sub == "delete") return cmd_delete(sh, args);
   if (sub == "diff") return cmd_diff(sh, args);

@@ -16,6 +16,7 @@
 #include "builtins/families.h"
 #include "builtins/umask_mode.h"
 #include "exec/session_view.h"
+#include "exec/session.h"
 #include "exec/shell.h"
 #include "exec/stack_guard.h"
 
@@ -122,6 +123,7 @@ int bi_cd(Shell& sh, std::vector<std::string>& argv) {
     sh.vars.set("PWD", newpwd);
     bool via_cdpath = k + 1 < candidates.size() && cand != dir;
     if (print || via_cdpath) sh.out() << newpwd << '\n';
+    exec::suggest_after_cd(sh);  // profile.auto_detect: another repository root
     return 0;
   }
   sh.error("cd: can't cd to " + dir);

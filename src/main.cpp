@@ -18,6 +18,7 @@
 #include "exec/options.h"
 #include "exec/job_control.h"
 #include "exec/stack_guard.h"
+#include "interactive/config_vars.h"
 #include "interactive/history.h"
 #include "interactive/prompt.h"
 #include "interactive/repl.h"
@@ -69,7 +70,7 @@ constexpr const char* kUsage =
     "^Z stops the foreground job (jobs, fg, bg). History: $LASH_HOME/history.\n"
     "\n"
     "Plugins, sessions, settings (builtins): plugin list|info|call, session list|kill,\n"
-    "config get|set|unset|list (see docs/plugins.md).\n"
+    "jobs --session ID, config get|set|unset|list, profile dismiss (see docs/plugins.md).\n"
     "\n"
     "Exit status: 0 success, 1 builtin failure, 2 usage or syntax error,\n"
     "126 refused by the profile or not executable, 127 not found, 128+N signal N.\n"
@@ -290,6 +291,7 @@ int main(int argc, char** argv) {
     if (!ps1_from_environment) sh.vars.set("PS1", lash::interactive::kDefaultPs1);
     lash::exec::init_job_control(sh);
   }
+  if (sh.opt.interactive) lash::interactive::apply_config_variables(sh);  // prompt.ps1, history.*
 
   // -n only parses: it needs no profile. Everything else runs under one.
   if (!(sh.opt.noexec && !sh.opt.interactive)) {

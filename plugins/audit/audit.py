@@ -1,9 +1,8 @@
-#!/usr/bin/python3 -I
+#!/usr/bin/python3 -IS
 """audit: a lash plugin that queries and verifies $LASH_HOME/audit.log.
 
 One JSON-RPC 2.0 request per line on stdin, one reply per line on stdout.
 """
-import datetime
 import json
 import os
 import re
@@ -46,6 +45,7 @@ def parse_since(value):
         return None
     m = re.fullmatch(r"(\d+)([smhd])", str(value))
     if m:
+        import datetime  # here only: start-up time is every session's first call
         secs = int(m.group(1)) * {"s": 1, "m": 60, "h": 3600, "d": 86400}[m.group(2)]
         t = datetime.datetime.now(datetime.timezone.utc) - datetime.timedelta(seconds=secs)
         return t.strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
@@ -125,7 +125,18 @@ def verify(params):
     return {"ok": not problems, "records": len(lines), "sessions": len(last), "problems": problems}
 
 
-METHODS = {"query": query, "counts": counts, "verify": verify}
+def switches(params):
+    """The session profile changes (`profile switch` / `profile reload`), oldest first."""
+    out = []
+    for rec in records(dict(params, kind="profile")):
+        if rec.get("decision") not in ("switch", "reload", "fallback"):
+            continue
+        out.append({"time": rec.get("time"), "session": rec.get("session"), "user": rec.get("user"),
+                    "from": rec.get("from", ""), "to": rec.get("target", ""), "how": rec.get("decision")})
+    return out
+
+
+METHODS = {"query": query, "counts": counts, "verify": verify, "switches": switches}
 
 
 def handle(line):

@@ -1,4 +1,4 @@
-#!/usr/bin/python3 -I
+#!/usr/bin/python3 -IS
 """git-info: an example lash plugin (see README.md in this directory).
 
 A plugin reads JSON-RPC 2.0 requests from stdin, one per line, and writes exactly one

@@ -104,6 +104,10 @@ sandbox::SandboxPlan review_plan(Shell& sh, const policy::ResolvedProfile& profi
 }
 }  // namespace
 
+sandbox::SandboxPlan sandbox_review_plan(Shell& sh, const policy::ResolvedProfile& profile) {
+  return review_plan(sh, profile);
+}
+
 std::string sandbox_review_text(Shell& sh, const policy::ResolvedProfile& profile) {
   sandbox::SandboxPlan plan = review_plan(sh, profile);
   std::string out = "\n[sandbox plan: what the kernel enforces on this machine]\n";
@@ -163,12 +167,15 @@ sandbox::SandboxPlan active_session_plan() {
   return sandbox::compile(*s->active, ctx, s->sandbox ? s->sandbox->capabilities() : sandbox::probe_capabilities());
 }
 
-void audit_event(std::string_view kind, std::string_view target, std::string_view decision,
-                 std::string_view message) {
+void audit_event(std::string_view kind, std::string_view target, std::string_view decision, std::string_view message,
+                 const policy::Json& extra) {
   Session* s = g_session.get();
-  if (!s || !s->sink || !s->active) return;
+  if (!s || !s->sink) return;
   if (s->audit_context.user.empty()) s->audit_context.user = user_name();
-  write_record(*s, audit::make_event(s->audit_context, kind, target, decision, message));
+  audit::Record r = audit::make_event(s->audit_context, kind, target, decision, message);
+  for (auto it = extra.begin(); it != extra.end(); ++it)
+    if (!r.action.contains(it.key())) r.action[it.key()] = it.value();
+  write_record(*s, r);
 }
 
 void audit_not_found(const std::string& name) {
@@ -447,24 +454,6 @@ void register_in_registry(const Session& s) {
 
 }  // namespace
 
-namespace {
-
-// profile.auto_detect (auto_detect.h): one line on stderr, never a switch.
-void suggest_profile_for_context(const Session& s) {
-  auto on = policy::config_value("profile.auto_detect");
-  if (!on || on->value != "true" || !s.active) return;
-  policy::DetectContext ctx;
-  ctx.getenv = [](const char* n) { return static_cast<const char*>(::getenv(n)); };
-  ctx.start_dir = s.env.start_dir;
-  ctx.home = s.env.home;
-  ctx.remote_hosts = policy::git_remote_hosts(s.env.start_dir);
-  auto sug = policy::suggest_profile(policy::session_search_path(), !s.selection.assigned, *s.active, ctx);
-  if (sug)
-    std::fprintf(stderr, "lash: this looks like a context for profile '%s' (%s); 'profile switch %s'\n",
-                 sug->profile.c_str(), sug->rule.c_str(), sug->profile.c_str());
-}
-
-}  // namespace
 
 Result<void> start_session(Shell& sh, std::optional<std::string> requested) {
   auto sel = policy::select_session_profile(std::move(requested));
@@ -512,7 +501,7 @@ Result<void> start_session(Shell& sh, std::optional<std::string> requested) {
   }
   sh.vars.set("LASH_SESSION", s.id, true);
   register_in_registry(s);
-  if (sh.opt.interactive) suggest_profile_for_context(s);
+  if (sh.opt.interactive) suggest_at_start(sh);
   // Changes of exported variables that no planned command announced (for-loop
   // variables, ${x=...}, read, arithmetic) are checked here.
   sh.vars.env_guard = [&sh](std::string_view name, Vars::EnvOp op) {

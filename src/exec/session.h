@@ -4,6 +4,7 @@
 #pragma once
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 
 #include "audit/record.h"
@@ -76,7 +77,28 @@ struct Session {
   // is written. Kept across `profile switch`. In a subshell it is the subshell's own.
   std::string audit_failure;
   ActiveServices services;
+  // profile.auto_detect (auto_suggest.cpp): whether it is on for this session, the
+  // profiles the user dismissed (for the whole session), the last one suggested, and
+  // the repository root last looked at (a `cd` into another one looks again).
+  bool auto_detect = false;
+  std::set<std::string> dismissed;
+  std::string last_suggestion;
+  std::string detect_root;
 };
+
+// Profile auto-detect (auto_suggest.cpp): the one-line suggestion at the start of an
+// interactive session, and again after `cd` enters another repository root. Never a
+// switch.
+void suggest_at_start(Shell& sh);
+void suggest_after_cd(Shell& sh);
+// `profile dismiss [NAME]`: NAME (default: the last suggestion) is not suggested
+// again in this session. Returns the name dismissed, or an Error.
+Result<std::string> dismiss_suggestion(const std::optional<std::string>& name);
+// Writes one audit event of the session that is not an engine decision (kind "profile":
+// switches; kind "denial": --explain-denials), EXTRA's keys added
+// to the record; a failed write closes the session as every audit failure does.
+void audit_event(std::string_view kind, std::string_view target, std::string_view decision, std::string_view message,
+                 const policy::Json& extra = policy::Json::object());
 
 // Selects and loads the session's profile (-p NAME when given), builds the engine,
 // installs the policy gate and the exported-variable guard into sh, exports
@@ -95,6 +117,8 @@ policy::SessionEnv session_env_of(Shell& sh);
 // machine, with what this kernel cannot enforce.
 std::string sandbox_review_text(Shell& sh, const policy::ResolvedProfile& profile);
 policy::Json sandbox_review_json(Shell& sh, const policy::ResolvedProfile& profile);
+// The plan itself (plugin grants are reviewed against it).
+sandbox::SandboxPlan sandbox_review_plan(Shell& sh, const policy::ResolvedProfile& profile);
 
 // Why a session under PROFILE would refuse every program for want of its sandbox,
 // asked the way the real run asks it (sandbox::check_plan on the plan compiled for
@@ -112,9 +136,6 @@ Session* current_session();
 // The plan the active profile gets in this session (compiled afresh, as `profile
 // review` does); an empty plan when there is no session. For --explain-denials.
 sandbox::SandboxPlan active_session_plan();
-// An audit record that is not an engine decision (kind "denial" of --explain-denials).
-void audit_event(std::string_view kind, std::string_view target, std::string_view decision,
-                 std::string_view message);
 
 // Writes an audit record of a decision when the profile's monitoring asks for it
 // (denials always). A write failure is reported on stderr with a Problem/Suggestion

@@ -54,6 +54,13 @@ Discovered discover(const std::vector<SearchDir>& dirs) {
       std::string dir = sd.path + "/" + sub;
       std::string file = dir + "/plugin.ini";
       std::string text;
+      // The manifest itself is never a link: lash reads it with its own rights, not
+      // the session's, and would echo what it found there in its warnings.
+      struct stat lst;
+      if (::lstat(file.c_str(), &lst) == 0 && !S_ISREG(lst.st_mode)) {
+        d.warnings.push_back(file + ": not a regular file (a symbolic link?); ignored");
+        continue;
+      }
       int err = read_whole_file(file, text, kMaxManifest + 1);
       if (err == ENOENT) continue;
       if (err != 0) {

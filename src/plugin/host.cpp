@@ -10,6 +10,8 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <climits>
+#include <cstdlib>
 #include <cstring>
 
 #include "policy/paths.h"
@@ -65,7 +67,10 @@ Result<unique_fd> manifest_ruleset(const Manifest& m, const StartContext& ctx) {
 
 std::vector<std::pair<std::string, std::string>> Host::effective_grants(const Manifest& m, const StartContext& ctx) {
   std::vector<std::pair<std::string, std::string>> out;
-  out.push_back({m.dir, "plugin"});
+  // Its directory as the kernel will grant it: a linked directory is shown (and
+  // granted) where it really is.
+  char real[PATH_MAX];
+  out.push_back({::realpath(m.dir.c_str(), real) ? std::string(real) : m.dir, "plugin"});
   out.push_back({"/dev/null", "device"});  // as every program of a session has it
   for (auto& p : m.access.read_only) out.push_back({expand_access_path(p, ctx), "read_only"});
   for (auto& p : m.access.read_write) out.push_back({expand_access_path(p, ctx), "read_write"});
@@ -213,7 +218,8 @@ CallOutcome Host::call(const Found& plugin, const StartContext& ctx, const std::
     if (pr < 0 && errno != EINTR) return fail(std::string("poll: ") + std::strerror(errno));
     if (pr <= 0) continue;
     ssize_t n = ::recv(r.sock.get(), chunk, sizeof chunk, 0);
-    if (n == 0) return fail("the plugin exited without replying (crashed?)");
+    // ECONNRESET: it exited with our request unread.
+    if (n == 0 || (n < 0 && errno == ECONNRESET)) return fail("the plugin exited without replying (crashed?)");
     if (n < 0) {
       if (errno == EINTR || errno == EAGAIN) continue;
       return fail(std::string("read: ") + std::strerror(errno));

@@ -12,8 +12,30 @@ std::string make_request(int64_t id, std::string_view method, const json& params
   return req.dump(-1, ' ', false, json::error_handler_t::replace) + "\n";
 }
 
+bool nests_deeper_than(std::string_view text, size_t max) {
+  size_t depth = 0;
+  bool in_string = false, escaped = false;
+  for (char c : text) {
+    if (in_string) {
+      if (escaped) escaped = false;
+      else if (c == '\\') escaped = true;
+      else if (c == '"') in_string = false;
+      continue;
+    }
+    if (c == '"') in_string = true;
+    else if (c == '[' || c == '{') {
+      if (++depth > max) return true;
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+  return false;
+}
+
 Result<Reply> parse_reply(std::string_view line, int64_t expected_id) {
   if (line.size() > kMaxMessage) return Error{"oversized reply (over 1 MiB)", {}, 0, {}};
+  if (nests_deeper_than(line, kMaxDepth))
+    return Error{"malformed reply (nested deeper than " + std::to_string(kMaxDepth) + ")", {}, 0, {}};
   json j = json::parse(line.begin(), line.end(), nullptr, /*allow_exceptions=*/false);
   if (j.is_discarded()) return Error{"malformed reply (not JSON)", {}, 0, {}};
   if (!j.is_object()) return Error{"malformed reply (not a JSON-RPC object)", {}, 0, {}};
@@ -42,19 +64,27 @@ Result<Reply> parse_reply(std::string_view line, int64_t expected_id) {
 
 bool LineBuffer::feed(std::string_view data) {
   if (oversized_) return false;
+  if (pos_ > 0 && pos_ >= buf_.size() / 2) {  // drop what was read, now and then
+    buf_.erase(0, pos_);
+    pos_ = 0;
+  }
   buf_.append(data);
-  size_t nl = buf_.find('\n');
-  size_t pending = nl == std::string::npos ? buf_.size() : nl;
+  size_t nl = buf_.find('\n', pos_);
+  size_t pending = (nl == std::string::npos ? buf_.size() : nl) - pos_;
   if (pending > kMaxMessage) oversized_ = true;
   return !oversized_;
 }
 
 bool LineBuffer::next_line(std::string& line) {
-  size_t nl = buf_.find('\n');
+  // Blank lines between messages are skipped here, all at once: a flood of them costs
+  // one scan, not one call each.
+  size_t text = buf_.find_first_not_of("\r\n", pos_);
+  pos_ = text == std::string::npos ? buf_.size() : text;
+  size_t nl = buf_.find('\n', pos_);
   if (nl == std::string::npos) return false;
-  line.assign(buf_, 0, nl);
+  line.assign(buf_, pos_, nl - pos_);
   if (!line.empty() && line.back() == '\r') line.pop_back();
-  buf_.erase(0, nl + 1);
+  pos_ = nl + 1;
   return true;
 }
 
@@ -76,6 +106,8 @@ json scalar_value(const std::string& v) {
 Result<json> params_from_words(const std::vector<std::string>& words) {
   if (words.size() == 1 && !words[0].empty() && words[0][0] == '{') {
     if (words[0].size() > kMaxMessage) return Error{"arguments too large", {}, 0, {}};
+    if (nests_deeper_than(words[0], kMaxDepth))
+      return Error{"arguments nested deeper than " + std::to_string(kMaxDepth), {}, 0, {}};
     json j = json::parse(words[0], nullptr, false);
     if (j.is_discarded() || !j.is_object()) return Error{"not a JSON object: " + words[0], {}, 0, {}};
     return j;

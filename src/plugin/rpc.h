@@ -15,6 +15,12 @@
 namespace lash::plugin {
 
 inline constexpr size_t kMaxMessage = 1 << 20;  // 1 MiB, newline excluded
+// Arrays and objects nested deeper than this are refused before parsing: the parser,
+// the printer and the destructor of a value all recurse.
+inline constexpr size_t kMaxDepth = 256;
+
+// Whether TEXT (JSON) nests arrays/objects deeper than MAX (strings skipped).
+bool nests_deeper_than(std::string_view text, size_t max);
 
 // The request line, newline included. PARAMS is an object.
 std::string make_request(int64_t id, std::string_view method, const nlohmann::json& params);
@@ -37,16 +43,19 @@ class LineBuffer {
  public:
   // Appends data. False once the pending line is oversized.
   bool feed(std::string_view data);
-  // Takes the next complete line out (without its newline), if there is one.
+  // Takes the next complete, non-blank line out (without its newline), if there is one.
   bool next_line(std::string& line);
   bool oversized() const { return oversized_; }
   void clear() {
     buf_.clear();
+    pos_ = 0;
     oversized_ = false;
   }
 
  private:
   std::string buf_;
+  size_t pos_ = 0;  // where the unread part of buf_ starts (lines are not erased one
+                    // by one: a flood of short lines stays linear)
   bool oversized_ = false;
 };
 

@@ -22,9 +22,12 @@ Result<std::vector<std::string>> rules_of(std::string_view value) {
   for (const auto& r : *list) {
     bool ok = (str::starts_with(r, "env:") && validate::is_env_name(std::string_view(r).substr(4))) ||
               (str::starts_with(r, "git-remote:") && r.size() > 11) ||
-              (str::starts_with(r, "path:") && r.size() > 5 && (r[5] == '/' || r[5] == '~'));
+              (str::starts_with(r, "path:") && r.size() > 5 && (r[5] == '/' || r[5] == '~')) ||
+              (str::starts_with(r, "container:") && r.size() > 10) || r == "ssh";
     if (!ok)
-      return Error{"invalid rule '" + r + "' (env:NAME, git-remote:HOST-GLOB, path:/GLOB or path:~/GLOB)", {}, 0, {}};
+      return Error{"invalid rule '" + r +
+                       "' (env:NAME, git-remote:HOST-GLOB, path:/GLOB, path:~/GLOB, container:KIND-GLOB or ssh)",
+                   {}, 0, {}};
   }
   return list;
 }
@@ -41,6 +44,10 @@ bool rule_matches(const std::string& r, const DetectContext& ctx) {
       if (::fnmatch(pat.c_str(), h.c_str(), 0) == 0) return true;
     return false;
   }
+  if (r == "ssh") return ctx.getenv && ((ctx.getenv("SSH_CONNECTION") && *ctx.getenv("SSH_CONNECTION")) ||
+                                        (ctx.getenv("SSH_TTY") && *ctx.getenv("SSH_TTY")));
+  if (str::starts_with(r, "container:"))
+    return !ctx.container.empty() && ::fnmatch(r.c_str() + 10, ctx.container.c_str(), 0) == 0;
   std::string pat = paths::expand(r.substr(5), ctx.start_dir, ctx.home);
   // `~/src/*` matches ~/src/x and anything below it.
   return ::fnmatch(pat.c_str(), ctx.start_dir.c_str(), 0) == 0 ||
@@ -133,6 +140,32 @@ std::vector<std::string> git_remote_hosts(const std::string& dir) {
   return hosts;
 }
 
+std::string container_kind(const std::function<const char*(const char*)>& getenv) {
+  // systemd-nspawn, LXC and podman set `container`; docker leaves /.dockerenv.
+  const char* c = getenv ? getenv("container") : nullptr;
+  if (c && *c) {
+    std::string v(c);
+    if (v.size() <= 64 && std::all_of(v.begin(), v.end(), [](unsigned char ch) { return std::isalnum(ch) || ch == '-' || ch == '_'; }))
+      return v;
+  }
+  struct stat st;
+  if (::stat("/.dockerenv", &st) == 0) return "docker";
+  if (::stat("/run/.containerenv", &st) == 0) return "podman";
+  return {};
+}
+
+std::string repository_root(const std::string& dir) {
+  std::string d = dir;
+  for (int depth = 0; depth < 64 && !d.empty() && d[0] == '/'; ++depth) {
+    struct stat st;
+    if (::stat((d + "/.git").c_str(), &st) == 0) return d;
+    if (d == "/") break;
+    size_t slash = d.rfind('/');
+    d = slash == 0 ? "/" : d.substr(0, slash);
+  }
+  return {};
+}
+
 bool no_wider(const ResolvedProfile& c, const ResolvedProfile& a) {
   const Profile& x = c.values;
   const Profile& y = a.values;
@@ -165,12 +198,13 @@ bool no_wider(const ResolvedProfile& c, const ResolvedProfile& a) {
 }
 
 std::optional<Suggestion> suggest_profile(const ProfileStore& store, bool include_user, const ResolvedProfile& active,
-                                          const DetectContext& ctx) {
+                                          const DetectContext& ctx, const std::set<std::string>& skip) {
   std::vector<std::string> seen;
   for (Source src : {Source::user, Source::system, Source::builtin}) {
     if (src == Source::user && !include_user) continue;
     for (const std::string& name : store.names(src)) {
-      if (name == active.name || std::find(seen.begin(), seen.end(), name) != seen.end()) continue;
+      if (name == active.name || skip.count(name) || std::find(seen.begin(), seen.end(), name) != seen.end())
+        continue;
       seen.push_back(name);
       auto file = store.get(name, src);
       if (!file || !*file) continue;

@@ -5,6 +5,7 @@
 //   when = env:GITHUB_ACTIONS, env:GITLAB_CI     ; a variable set and not empty
 //   when = git-remote:*.corp.example             ; a remote host of the repository here
 //   when = path:~/src/*                          ; the starting directory (glob)
+//   when = container:*, ssh                      ; in a container (its kind: a glob); an SSH login
 //
 // Any one rule matching is a match. The rules belong to the file that writes them (a
 // profile inheriting another does not inherit its rules). With `profile.auto_detect =
@@ -15,6 +16,7 @@
 #pragma once
 #include <functional>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -32,13 +34,20 @@ struct DetectContext {
   std::function<const char*(const char*)> getenv;
   std::vector<std::string> remote_hosts;  // of the git repository at start_dir, lowercase
   std::string start_dir, home;
+  std::string container;  // container_kind(): "docker", "podman", "lxc", ..., "" outside one
 };
+
+// The kind of container lash runs in, "" when it sees none.
+std::string container_kind(const std::function<const char*(const char*)>& getenv);
 
 // The first rule of TEXT (a profile file) that matches, or nullopt.
 std::optional<std::string> matching_rule(std::string_view profile_text, const DetectContext& ctx);
 
 // The remote hosts named in the .git/config of the repository containing DIR.
 std::vector<std::string> git_remote_hosts(const std::string& dir);
+// The root of the repository containing DIR (the nearest directory holding .git),
+// "" outside any.
+std::string repository_root(const std::string& dir);
 
 // Whether CANDIDATE is no wider than ACTIVE on the keys a user would notice first:
 // programs, redirections, environment, network, every capability.
@@ -48,7 +57,10 @@ struct Suggestion {
   std::string profile, rule;
 };
 // The suggestion for this context, if any.
+// The suggestion for this context, if any; profiles named in SKIP (dismissed) are
+// never suggested.
 std::optional<Suggestion> suggest_profile(const ProfileStore& store, bool include_user,
-                                          const ResolvedProfile& active, const DetectContext& ctx);
+                                          const ResolvedProfile& active, const DetectContext& ctx,
+                                          const std::set<std::string>& skip = {});
 
 }  // namespace lash::policy

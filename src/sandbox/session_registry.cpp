@@ -126,15 +126,18 @@ std::vector<pid_t> all_pids() {
   return out;
 }
 
-bool env_has(pid_t pid, const std::string& needle) {
+// Every value of the variables of PID's environment starting with PREFIX ("NAME=").
+std::vector<std::string> env_values(pid_t pid, const std::string& prefix) {
+  std::vector<std::string> out;
   std::string env = read_small("/proc/" + std::to_string(pid) + "/environ", 1 << 20);
   for (size_t pos = 0; pos < env.size();) {
     size_t end = env.find('\0', pos);
     if (end == std::string::npos) end = env.size();
-    if (env.compare(pos, end - pos, needle) == 0) return true;
+    if (env.compare(pos, prefix.size(), prefix) == 0 && end - pos >= prefix.size())
+      out.push_back(env.substr(pos + prefix.size(), end - pos - prefix.size()));
     pos = end + 1;
   }
-  return false;
+  return out;
 }
 
 // The pid-namespace init lash forked for the session (a child of lash whose NSpid
@@ -283,6 +286,20 @@ std::vector<Live> list_sessions(bool all_users) {
     procs.push_back({p, st});
     parent[p] = st.ppid;
   }
+  // The processes carrying a LASH_SESSION, with their owner: read once for all the
+  // sessions without a kernel boundary (one pass over /proc, not one per session).
+  std::optional<std::map<std::string, std::vector<std::pair<pid_t, uid_t>>>> by_env;
+  auto env_index = [&]() -> const std::map<std::string, std::vector<std::pair<pid_t, uid_t>>>& {
+    if (by_env) return *by_env;
+    by_env.emplace();
+    for (const Proc& pr : procs)
+      for (auto& v : env_values(pr.pid, "LASH_SESSION=")) {
+        bool ok;
+        uid_t u = uid_of(pr.pid, &ok);
+        if (ok) (*by_env)[v].push_back({pr.pid, u});
+      }
+    return *by_env;
+  };
   for (Live& l : out) {
     pid_t lash = l.entry.pid;
     std::string cg = cgroup_of(lash);
@@ -313,12 +330,10 @@ std::vector<Live> list_sessions(bool all_users) {
     } else {
       // No kernel boundary: the user's processes that carry the session's id.
       l.reach = "environment (LASH_SESSION)";
-      std::string needle = "LASH_SESSION=" + l.entry.id;
-      for (const Proc& pr : procs) {
-        if (members.count(pr.pid)) continue;
-        bool ok;
-        if (uid_of(pr.pid, &ok) == l.entry.uid && ok && env_has(pr.pid, needle)) members.insert(pr.pid);
-      }
+      const auto& idx = env_index();
+      if (auto it = idx.find(l.entry.id); it != idx.end())
+        for (auto [pid, uid] : it->second)
+          if (uid == l.entry.uid) members.insert(pid);
     }
     uint64_t ticks = 0;
     for (const Proc& pr : procs)

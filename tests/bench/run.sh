@@ -121,3 +121,5 @@ if [ "${BENCH_CI_BUILD:-1}" = 1 ]; then
   echo
   sh "$here/ci_build.sh" "$lash" "$(cd "$here/../.." && pwd)"
 fi
+echo
+sh "$here/plugins.sh" "$lash"

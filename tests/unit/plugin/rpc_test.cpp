@@ -63,3 +63,33 @@ TEST_CASE("key=value arguments keep JSON scalar types; one JSON object is taken 
   CHECK(req.back() == '\n');
   CHECK(req.find('\n') == req.size() - 1);  // one line, whatever the arguments hold
 }
+
+TEST_CASE("nesting deeper than kMaxDepth is refused before parsing; brackets in strings do not count") {
+  std::string deep = std::string(kMaxDepth + 1, '[') + std::string(kMaxDepth + 1, ']');
+  std::string ok = std::string(kMaxDepth, '[') + std::string(kMaxDepth, ']');
+  CHECK(nests_deeper_than(deep, kMaxDepth));
+  CHECK_FALSE(nests_deeper_than(ok, kMaxDepth));
+  CHECK_FALSE(nests_deeper_than("\"" + std::string(1000, '[') + "\\\"\"", kMaxDepth));
+  auto r = parse_reply(R"({"jsonrpc":"2.0","id":1,"result":)" + deep + "}", 1);
+  REQUIRE_FALSE(r);
+  CHECK(r.error().what.find("nested deeper") != std::string::npos);
+  std::string fits = std::string(kMaxDepth - 1, '[') + std::string(kMaxDepth - 1, ']');  // inside the reply object
+  CHECK(parse_reply(R"({"jsonrpc":"2.0","id":1,"result":)" + fits + "}", 1));
+  CHECK_FALSE(params_from_words({"{\"a\":" + deep + "}"}));
+}
+
+TEST_CASE("many short lines in one buffer are all taken out, in order, and the buffer is reused") {
+  LineBuffer b;
+  std::string many;
+  for (int i = 0; i < 100000; ++i) many += std::to_string(i) + "\n";
+  REQUIRE(b.feed(many));
+  std::string line;
+  int n = 0;
+  bool in_order = true;
+  while (b.next_line(line)) in_order = in_order && line == std::to_string(n++);
+  CHECK(n == 100000);
+  CHECK(in_order);
+  CHECK(b.feed(std::string(1 << 20, '\n') + "\r\ntail\n"));  // blank lines are skipped
+  REQUIRE(b.next_line(line));
+  CHECK(line == "tail");
+}

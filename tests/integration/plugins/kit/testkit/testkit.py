@@ -37,5 +37,22 @@ for line in sys.stdin:
             reply(rid, error={"code": 13, "message": "%s: %s" % (p["path"], e.strerror)})
     elif m == "fail":
         reply(rid, error={"code": 42, "message": "asked to fail"})
+    elif m == "notify":
+        # 100000 notifications (no id) before the reply: out of order.
+        sys.stdout.write('{"jsonrpc":"2.0","method":"progress"}\n' * 100000)
+        reply(rid, "after")
+    elif m == "blanks":
+        # 8 MiB of blank lines, then the reply: tolerated, each line is short.
+        sys.stdout.write("\n" * (8 << 20))
+        reply(rid, "after blanks")
+    elif m == "nonl":
+        # A reply never ended by a newline, growing past 1 MiB.
+        sys.stdout.write('{"jsonrpc":"2.0","id":%d,"result":"' % rid + "y" * (3 << 20))
+        sys.stdout.flush()
+        time.sleep(3600)
+    elif m == "deep":
+        # Nested 100000 deep: valid JSON no parser should recurse through.
+        sys.stdout.write('{"jsonrpc":"2.0","id":%d,"result":%s%s}\n' % (rid, "[" * 100000, "]" * 100000))
+        sys.stdout.flush()
     elif m == "pid":
         reply(rid, os.getpid())
