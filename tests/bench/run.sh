@@ -113,6 +113,9 @@ echo
 sh "$here/spawn.sh" "$lash"
 echo
 sh "$here/policy.sh" "$lash" "${BENCH_HELPERS:-$(dirname "$lash")}"
+echo
+# Interactive: 10k history entries, 5k commands on PATH, idle RSS, against bash -i.
+python3 "$here/interactive.py" "$lash" $((9 * runs))
 if [ "${BENCH_CI_BUILD:-0}" = 1 ]; then
   echo
   sh "$here/ci_build.sh" "$lash" "$(cd "$here/../.." && pwd)"
