@@ -114,6 +114,59 @@ def editing_keys(env):
         t.close()
 
 
+@case("editing: ~/.inputrc (INPUTRC) is read, with `$if lash`")
+def editing_inputrc(env):
+    with open(os.path.join(env.dir, "inputrc"), "w") as f:
+        f.write('$if lash\n"\\C-xh": "echo from-inputrc-$((6*7))"\n$endif\n'
+                '$if bash\n"\\C-xb": "echo wrong-application"\n$endif\n')
+    t = env.start()
+    try:
+        t.send("\x18h")
+        t.send("\r")
+        t.expect(r"\nfrom-inputrc-42")
+        t.expect(PROMPT)
+        t.send("\x18b")
+        t.line("true; echo end-$((1+1))")
+        t.expect(r"\nend-2")
+        assert "wrong-application" not in t.text(), "a `$if bash` binding applied to lash"
+    finally:
+        t.close()
+
+
+@case("editing: a command word the profile refuses is shown in red as typed; set -o nohighlight")
+def editing_highlight(env):
+    t = env.start("-p", "restricted")
+    try:
+        t.send("env")
+        t.expect(r"env")
+        deadline = time.monotonic() + 30
+        while b"\x1b[31m" not in t.buf and time.monotonic() < deadline:
+            t._read(0.2)
+        assert b"\x1b[31m" in t.buf, "no red for the refused 'env'"
+        t.send("\x15")
+        t.line("set -o nohighlight")
+        t.expect(PROMPT)
+        mark = len(t.buf)
+        t.send("env")
+        t.expect(r"env")
+        t.send("\x15")
+        t.line("echo typed-$((2+3))")
+        t.expect(r"\ntyped-5")
+        assert b"\x1b[31m" not in t.buf[mark:], "red after set -o nohighlight"
+        # The twin: an allowed command word is never red.
+        t.line("set +o nohighlight")
+        t.expect(PROMPT)
+        mark = len(t.buf)
+        t.send("date")
+        t.expect(r"date")
+        t.send("\x15")
+        t.line("echo typed-$((3+3))")
+        t.expect(r"\ntyped-6")
+        assert b"\x1b[31m" not in t.buf[mark:], "an allowed command shown red"
+    finally:
+        t.close()
+
+
 @case("editing: default prompt shows [profile] user@host:dir$")
 def editing_prompt(env):
     t = Term([env.lash], env=env.env(), cwd=env.dir)
@@ -574,7 +627,7 @@ def monitoring_limits(env):
 
 
 GROUPS = {
-    "editing": [editing_keys, editing_prompt, editing_multiline, editing_errors, editing_refused, editing_signals,
+    "editing": [editing_keys, editing_inputrc, editing_highlight, editing_prompt, editing_multiline, editing_errors, editing_refused, editing_signals,
                 editing_eof, editing_dry_run, monitoring_limits],
     "jobs": [jobs_stop_fg, jobs_ctrl_c, jobs_bg_notify, jobs_kill_wait, jobs_exit, jobs_refused],
     "history": [history_sessions, history_limits, history_restricted],
