@@ -21,6 +21,7 @@
 #include "interactive/history.h"
 #include "interactive/prompt.h"
 #include "interactive/repl.h"
+#include "interactive/sftp_refusal.h"
 #include "exec/session.h"
 #include "exec/shell.h"
 #include "lash_config.h"
@@ -301,6 +302,9 @@ int main(int argc, char** argv) {
     if (!inv.operands.empty()) sh.params.assign(inv.operands.begin() + 1, inv.operands.end());
     if (inv.dump_ast) return dump_ast(inv.command, "-c");
     int st = sh.run_text(inv.command, "-c");
+    // sshd's sftp subsystem, refused: said in sftp itself, since sshd drops its stderr.
+    if (st == 126 && !::isatty(0) && lash::interactive::is_sftp_server_command(inv.command))
+      lash::interactive::refuse_sftp(0, 1, lash::interactive::sftp_refusal_message(sh, inv.command));
     sh.exit_shell(sh.ctl == lash::exec::Ctl::exit ? sh.exit_status_for_ctl : st);
   }
   if (!from_stdin) {
