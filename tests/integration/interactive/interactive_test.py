@@ -371,6 +371,11 @@ def jobs_kill_wait(env):
         t.line("jobs")
         t.expect(r"\[1\]-\s+Running\s+sleep 300 &")
         t.expect(r"\[2\]\+\s+Running\s+sleep 301 &")
+        # %+ is the newest job, %- the one before, %N and %string name one.
+        t.line("jobs -p; echo =; jobs -p %+ %- %1 %sleep\\ 301; echo specs-end")
+        m = t.expect(r"\n(\d+)\r?\n(\d+)\r?\n=\r?\n(\d+)\r?\n(\d+)\r?\n(\d+)\r?\n(\d+)\r?\nspecs-end")
+        first, second = m.group(1), m.group(2)
+        assert m.group(3, 4, 5, 6) == (second, first, first, second), m.group(0)
         t.line("kill %?301; wait %2; echo killed=$?")
         t.expect(r"killed=143")
         t.line("disown %1; jobs; echo after-disown")
