@@ -16,6 +16,7 @@
 #include "base/strutil.h"
 #include "builtins/families.h"
 #include "exec/options.h"
+#include "exec/policy_gate.h"
 #include "exec/job_control.h"
 #include "exec/stack_guard.h"
 #include "interactive/history.h"
@@ -295,6 +296,10 @@ int main(int argc, char** argv) {
     }
   }
 
+  // PS4 expanded with the prompt escapes, as bash does (\p: the active profile).
+  sh.trace_prefix = [&sh](const std::string& ps4) {
+    return lash::interactive::expand_prompt(sh, ps4, sh.gate ? sh.gate->profile_name : std::string("none"));
+  };
   if (inv.login) run_login_files(sh);
 
   if (inv.command_mode) {
