@@ -76,6 +76,7 @@ constexpr const char* kUsage =
     "Profile and audit builtins (`profile help` for all):\n"
     "  profile list | review NAME | test NAME CMDLINE | diff A B | create NAME --from P\n"
     "  profile edit NAME | delete NAME | switch NAME | validate FILE   (--json: schema 1)\n"
+    "  profile review --user USER   the profile a login of USER gets, and why\n"
     "  audit tail [N] | audit search WORD\n"
     "\n"
     "Examples:\n"
