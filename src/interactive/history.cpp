@@ -42,6 +42,33 @@ std::string encode(const std::string& entry) {
 
 History* g_active = nullptr;
 
+// Where to cut TEXT, a file of marked entries ("#EPOCH" line, then the entry's lines),
+// so that it keeps its last LIMIT entries as they are: the offset of the first kept
+// entry's marker, or npos when it holds no more. PLAIN: TEXT does not start with a
+// marker (lines of another shell's history), which only parse_history reads rightly.
+// One pass without a copy: the shared file is trimmed after every command, and at
+// 10,000 entries parsing it each time took 20 ms.
+size_t cut_offset(std::string_view text, size_t limit, bool& plain) {
+  std::vector<size_t> starts;  // the marker of each entry that has a line
+  size_t pending = std::string_view::npos;
+  size_t pos = 0;
+  while (pos < text.size()) {
+    size_t nl = text.find('\n', pos);
+    size_t end = nl == std::string_view::npos ? text.size() : nl;
+    if (is_marker(text.substr(pos, end - pos))) {
+      pending = pos;
+    } else if (pending != std::string_view::npos) {
+      starts.push_back(pending);
+      pending = std::string_view::npos;
+    } else if (starts.empty()) {
+      plain = true;
+      return std::string_view::npos;
+    }
+    pos = end + 1;
+  }
+  return starts.size() > limit ? starts[starts.size() - limit] : std::string_view::npos;
+}
+
 }  // namespace
 
 std::vector<std::string> parse_history(const std::string& text) {
@@ -153,11 +180,18 @@ void History::append_to_file(const std::string& entry) {
       st.st_size > 0) {
     std::string text;
     if (::lseek(fd.get(), 0, SEEK_SET) == 0 && read_all_fd(fd.get(), text, kMaxFileBytes) == 0) {
-      std::vector<std::string> all = parse_history(text);
-      if (all.size() > file_limit) {
-        std::string kept;
-        for (size_t i = all.size() - file_limit; i < all.size(); ++i) kept += encode(all[i]);
-        if (::ftruncate(fd.get(), 0) == 0) (void)exec::write_all(fd.get(), kept);
+      bool plain = false;
+      size_t cut = cut_offset(text, file_limit, plain);
+      if (!plain) {
+        if (cut != std::string::npos && ::ftruncate(fd.get(), 0) == 0)
+          (void)exec::write_all(fd.get(), std::string_view(text).substr(cut));
+      } else {
+        std::vector<std::string> all = parse_history(text);
+        if (all.size() > file_limit) {
+          std::string kept;
+          for (size_t i = all.size() - file_limit; i < all.size(); ++i) kept += encode(all[i]);
+          if (::ftruncate(fd.get(), 0) == 0) (void)exec::write_all(fd.get(), kept);
+        }
       }
     }
   }

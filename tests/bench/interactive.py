@@ -2,6 +2,7 @@
 """Interactive lash against interactive bash, in the same run, through a pty (issue 20):
 
   start-up to the first prompt with 10,000 history entries
+  a command (`:`) to the next prompt, with 10,000 history entries
   keystroke to redraw: Up (the last entry), ^R finding an entry 9,990 back
   completion with 5,000 more commands on PATH: the first Tab of a session (the
     directory is read), a later unique Tab, a double Tab listing 10 matches
@@ -84,10 +85,11 @@ def rss_kib(pid, field="Rss:"):
     return 0
 
 
-def measure(shell, argv, env, top, runs):
-    out = {k: [] for k in ("startup", "up", "search", "tab_first", "tab", "tab_list", "rss", "rss_empty", "dirty",
+def measure(shell, argv, env, top, runs, reset):
+    out = {k: [] for k in ("startup", "enter", "up", "search", "tab_first", "tab", "tab_list", "rss", "rss_empty", "dirty",
                            "dirty_empty")}
     for _ in range(runs):
+        reset()  # the same 10,000 entries each time (lash appends as it goes)
         t, dt = start(argv, env, top)
         try:
             out["startup"].append(dt)
@@ -107,7 +109,10 @@ def measure(shell, argv, env, top, runs):
             t.expect("benchcmd433")
             out["tab_list"].append(keystroke(t, "\t\t", r"benchcmd4339"))
             t.send("\x15")
-            out["up"].append(keystroke(t, "\x1b[A", r"history-entry-%05d some" % (HIST - 1)))
+            # A command run: the prompt after it (lash appends to the shared history file
+            # under its lock then, bash at exit).
+            out["enter"].append(keystroke(t, ":\r", r"\n\$ $"))
+            out["up"].append(keystroke(t, "\x1b[A\x1b[A", r"history-entry-%05d some" % (HIST - 1)))
             t.send("\x15")
             out["search"].append(keystroke(t, "\x12history-entry-00010 ", r": echo history-entry-00010 "))
             t.send("\x07\x15")
@@ -123,6 +128,9 @@ def main():
     top = tempfile.mkdtemp(prefix="lash-bench-interactive-")
     try:
         bindir, lash_home, empty_home = setup(top)
+        lash_history = os.path.join(lash_home, "history")
+        pristine = os.path.join(top, "lash_history.pristine")
+        shutil.copy(lash_history, pristine)
         shells = {
             "bash": ([bash, "--norc", "--noprofile", "-i"],
                      env_for(top, bindir, {"HISTFILE": os.path.join(top, "bash_history")}),
@@ -133,7 +141,7 @@ def main():
         res = {}
         for name, (argv, env, empty_env) in shells.items():
             print("bench: interactive %s (%d sessions)" % (name, runs), file=sys.stderr)
-            res[name] = measure(name, argv, env, top, runs)
+            res[name] = measure(name, argv, env, top, runs, lambda: shutil.copy(pristine, lash_history))
             for _ in range(max(3, runs // 3)):
                 t, _ = start(argv, empty_env, top)
                 try:
@@ -147,6 +155,7 @@ def main():
 
     rows = [
         ("start-up to prompt, 10k history", "startup", "ms", 1.5),
+        ("command to next prompt, 10k history", "enter", "ms", 1.5),
         ("Up: last of 10k entries", "up", "ms", 1.5),
         ("^R: entry 9,990 back", "search", "ms", 1.5),
         ("first Tab, 5k cmds on PATH", "tab_first", "ms", 1.5),
