@@ -477,6 +477,51 @@ def history_sessions(env):
         b.close()
 
 
+@case("history: two sessions typing at once lose no entry and keep the file whole (flock)")
+def history_concurrent(env):
+    a = env.start(HISTFILESIZE="1000")
+    b = env.start(HISTFILESIZE="1000")
+    try:
+        # Both sessions write before either waits: the appends and trims race for the lock.
+        for i in range(40):
+            a.line("echo a-%d" % i)
+            b.line("echo b-%d" % i)
+        a.expect(r"\na-39")
+        b.expect(r"\nb-39")
+        a.expect(PROMPT)
+        b.expect(PROMPT)
+    finally:
+        a.close()
+        b.close()
+    text = open(os.path.join(env.lash_home, "history")).read()
+    lines = text.split("\n")
+    for who in "ab":
+        for i in range(40):
+            assert lines.count("echo %s-%d" % (who, i)) == 1, ("echo %s-%d" % (who, i), text[-2000:])
+    # Every entry is a marker line then the command: nothing torn or interleaved.
+    body = [l for l in lines if l]
+    assert all(body[k].startswith("#") and body[k][1:].isdigit() for k in range(0, len(body), 2)), text[-2000:]
+    assert all(body[k].startswith("echo ") for k in range(1, len(body), 2)), text[-2000:]
+    # The same with HISTFILESIZE=10: the trims race too; exactly the last 10 stay.
+    c = env.start(HISTFILESIZE="10")
+    d = env.start(HISTFILESIZE="10")
+    try:
+        for i in range(20):
+            c.line("echo c-%d" % i)
+            d.line("echo d-%d" % i)
+        c.expect(r"\nc-19")
+        d.expect(r"\nd-19")
+        c.expect(PROMPT)
+        d.expect(PROMPT)
+    finally:
+        c.close()
+        d.close()
+    body = [l for l in open(os.path.join(env.lash_home, "history")).read().split("\n") if l]
+    assert len(body) == 20, body
+    assert all(body[k].startswith("#") for k in range(0, 20, 2)), body
+    assert "echo c-19" in body and "echo d-19" in body, body
+
+
 @case("history: multi-line entries stay whole; HISTFILESIZE trims the file")
 def history_limits(env):
     t = env.start(HISTFILESIZE="3")
@@ -635,7 +680,7 @@ GROUPS = {
     "editing": [editing_keys, editing_inputrc, editing_highlight, editing_prompt, editing_multiline, editing_errors, editing_refused, editing_signals,
                 editing_eof, editing_dry_run, monitoring_limits],
     "jobs": [jobs_stop_fg, jobs_ctrl_c, jobs_bg_notify, jobs_kill_wait, jobs_exit, jobs_refused],
-    "history": [history_sessions, history_limits, history_restricted],
+    "history": [history_sessions, history_concurrent, history_limits, history_restricted],
     "completion": [completion_basic, completion_profiles],
 }
 
