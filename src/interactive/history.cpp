@@ -106,8 +106,15 @@ size_t History::size_limit() const { return number_var(sh_, "HISTSIZE", 500); }
 
 size_t History::file_size_limit() const { return number_var(sh_, "HISTFILESIZE", size_limit()); }
 
+std::vector<std::string> History::entries() const {
+  std::vector<std::string> out;
+  size_t n = editor_history_length();
+  out.reserve(n);
+  for (size_t i = 0; i < n; ++i) out.push_back(editor_history_entry(i));
+  return out;
+}
+
 void History::load() {
-  entries_.clear();
   editor_clear_history();
   size_t limit = size_limit();
   editor_limit_history(limit == size_t(-1) ? -1 : int(std::min<size_t>(limit, 1000000)));
@@ -122,11 +129,7 @@ void History::load() {
   if (read_all_fd(fd.get(), text, kMaxFileBytes) != 0) return;
   std::vector<std::string> all = parse_history(text);
   size_t from = all.size() > limit ? all.size() - limit : 0;
-  entries_.reserve(all.size() - from);
-  for (size_t i = from; i < all.size(); ++i) {
-    editor_add_history(all[i]);
-    entries_.push_back(std::move(all[i]));
-  }
+  for (size_t i = from; i < all.size(); ++i) editor_add_history(all[i]);
   // The file's text and the parse are freed in the middle of the heap: give those
   // pages back, or an idle shell keeps them (its RSS is measured against bash's).
   text = std::string();
@@ -148,12 +151,13 @@ void History::add(const std::string& entry_in) {
   bool ignorespace = has("ignorespace") || has("ignoreboth");
   bool ignoredups = has("ignoredups") || has("ignoreboth");
   if (ignorespace && (entry[0] == ' ' || entry[0] == '\t')) return;
-  if (ignoredups && !entries_.empty() && entries_.back() == entry) return;
-  if (has("erasedups")) std::erase(entries_, entry);
+  size_t count = editor_history_length();
+  if (ignoredups && count > 0 && editor_history_entry(count - 1) == entry) return;
+  if (has("erasedups")) editor_erase_history(entry);
   size_t limit = size_limit();
   if (limit == 0) return;
-  entries_.push_back(entry);
-  if (entries_.size() > limit) entries_.erase(entries_.begin(), entries_.end() - long(limit));
+  // HISTSIZE as it is now (the editor drops the oldest beyond it).
+  editor_limit_history(limit == size_t(-1) ? -1 : int(std::min<size_t>(limit, 1000000)));
   editor_add_history(entry);
   append_to_file(entry);
 }
@@ -199,7 +203,6 @@ void History::append_to_file(const std::string& entry) {
 }
 
 void History::clear() {
-  entries_.clear();
   editor_clear_history();
 }
 
