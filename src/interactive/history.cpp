@@ -170,7 +170,9 @@ void History::append_to_file(const std::string& entry) {
   if (!fd && errno == ENOENT) {
     // $LASH_HOME itself may not exist yet (only sandboxed sessions make it at start).
     size_t slash = path_.rfind('/');
-    if (slash != std::string::npos && slash > 0 && ::mkdir(path_.substr(0, slash).c_str(), 0700) == 0)
+    // Another session may make it at the same moment: EEXIST is as good.
+    if (slash != std::string::npos && slash > 0 &&
+        (::mkdir(path_.substr(0, slash).c_str(), 0700) == 0 || errno == EEXIST))
       fd.reset(::open(path_.c_str(), flags, 0600));
   }
   if (!fd) return;
