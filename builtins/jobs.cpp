@@ -459,8 +459,6 @@ int bi_fg(Shell& sh, std::vector<std::string>& argv) {
     j.listed = false;
     return 1;
   }
-  sh.out() << j.text << '\n';
-  sh.out().flush();
   return exec::continue_foreground(sh, j);
 }
 

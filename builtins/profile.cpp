@@ -30,6 +30,7 @@
 #include "policy/review.h"
 #include "policy/review_summary.h"
 #include "builtins/profile_explain.h"
+#include "builtins/profile_user.h"
 #include "policy/session_facts.h"
 #include "policy/session_select.h"
 #include "policy/store.h"
@@ -50,6 +51,8 @@ constexpr const char* kHelp =
     "                                      what NAME may run, read, write and reach, and its limits;\n"
     "                                      --keys: every key with the file:line that set it;\n"
     "                                      --plan: what the kernel enforces on this machine\n"
+    "profile review [...] --user USER      the profile a login of USER gets (lash.conf or their\n"
+    "                                      own choice) and why, then its review\n"
     "profile permissions [--json] [NAME]   capabilities and limits\n"
     "profile test [--json] NAME CMDLINE... decide CMDLINE under NAME without running it;\n"
     "                                      exit 0 allowed, 1 denied, 3 only known at run time\n"
@@ -159,19 +162,55 @@ int cmd_list(Shell& sh, std::vector<std::string> args) {
   return 0;
 }
 
+// Takes `--user NAME` (or --user=NAME) out of IN, before any "--"; false when
+// --user has no value.
+bool take_user_option(std::vector<std::string>& in, std::optional<std::string>& user) {
+  for (size_t i = 0; i < in.size() && in[i] != "--"; ++i) {
+    if (in[i].rfind("--user=", 0) == 0) {
+      user = in[i].substr(7);
+      in.erase(in.begin() + long(i));
+      return !user->empty();
+    }
+    if (in[i] == "--user") {
+      if (i + 1 >= in.size()) return false;
+      user = in[i + 1];
+      in.erase(in.begin() + long(i), in.begin() + long(i) + 2);
+      return !user->empty();
+    }
+  }
+  return true;
+}
+
 int cmd_review(Shell& sh, std::vector<std::string> in, bool permissions) {
+  constexpr const char* kReviewUsage =
+      "profile review: usage: profile review [--json] [--keys|--plan|--all] NAME | --user USER";
+  std::optional<std::string> user;
+  if (!permissions && !take_user_option(in, user)) {
+    sh.error(kReviewUsage);
+    return 2;
+  }
   auto o = permissions ? parse_opts(sh, "permissions", in, {"--json"})
                        : parse_opts(sh, "review", in, {"--json", "--plan", "--keys", "--all"});
   if (!o) return 2;
   bool json = o->has("--json");
   const auto& args = o->operands;
   std::string name = args.empty() ? active_name() : args[0];
-  if ((args.empty() && !permissions) || args.size() > 1) {
-    sh.error(permissions ? "profile permissions: usage: profile permissions [--json] [NAME]"
-                         : "profile review: usage: profile review [--json] [--keys|--plan|--all] NAME");
+  if ((args.empty() && !permissions && !user) || args.size() > 1 || (user && !args.empty())) {
+    sh.error(permissions ? "profile permissions: usage: profile permissions [--json] [NAME]" : kReviewUsage);
     return 2;
   }
-  auto p = load(name);
+  // --user: the profile a login of USER would get (lash.conf, else their own choice).
+  std::optional<std::pair<policy::Account, policy::Selection>> chosen;
+  if (user) {
+    policy::SearchPath store("", "");
+    auto r = policy::select_user_profile(*user, store);
+    if (!r) {
+      sh.error("profile review: " + r.error().message());
+      return 2;
+    }
+    chosen = std::move(r.value());
+  }
+  auto p = chosen ? Result<std::shared_ptr<const policy::ResolvedProfile>>(chosen->second.profile) : load(name);
   if (!p) {
     sh.error("profile: " + p.error().message());
     return 2;
@@ -194,8 +233,12 @@ int cmd_review(Shell& sh, std::vector<std::string> in, bool permissions) {
     j["summary"] = sum;
     if (plan) j["sandbox"] = exec::sandbox_review_json(sh, **p);
     j["plugins"] = plugin_grants_json(sh, *p);
+    if (chosen) j["user"] = user_selection_json(chosen->first, chosen->second);
     print_json(sh, j);
-  } else if (!keys && !plan) {
+    return 0;
+  }
+  if (chosen) sh.out() << user_selection_text(chosen->first, chosen->second);
+  if (!keys && !plan) {
     sh.out() << policy::summary_text(**p, summary) << plugin_grants_text(sh, *p);
   } else {
     if (keys) sh.out() << policy::review_text(**p);

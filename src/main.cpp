@@ -16,12 +16,14 @@
 #include "base/strutil.h"
 #include "builtins/families.h"
 #include "exec/options.h"
+#include "exec/policy_gate.h"
 #include "exec/job_control.h"
 #include "exec/stack_guard.h"
 #include "interactive/config_vars.h"
 #include "interactive/history.h"
 #include "interactive/prompt.h"
 #include "interactive/repl.h"
+#include "interactive/sftp_refusal.h"
 #include "exec/session.h"
 #include "exec/denial_watch.h"
 #include "exec/shell.h"
@@ -78,6 +80,7 @@ constexpr const char* kUsage =
     "Profile and audit builtins (`profile help` for all):\n"
     "  profile list | review NAME | test NAME CMDLINE | diff A B | create NAME --from P\n"
     "  profile edit NAME | delete NAME | switch NAME | validate FILE   (--json: schema 1)\n"
+    "  profile review --user USER   the profile a login of USER gets, and why\n"
     "  audit tail [N] | audit search WORD\n"
     "\n"
     "Examples:\n"
@@ -311,6 +314,10 @@ int main(int argc, char** argv) {
     }
   }
 
+  // PS4 expanded with the prompt escapes, as bash does (\p: the active profile).
+  sh.trace_prefix = [&sh](const std::string& ps4) {
+    return lash::interactive::expand_prompt(sh, ps4, sh.gate ? sh.gate->profile_name : std::string("none"));
+  };
   if (inv.login) run_login_files(sh);
 
   if (inv.command_mode) {
@@ -318,6 +325,9 @@ int main(int argc, char** argv) {
     if (!inv.operands.empty()) sh.params.assign(inv.operands.begin() + 1, inv.operands.end());
     if (inv.dump_ast) return dump_ast(inv.command, "-c");
     int st = sh.run_text(inv.command, "-c");
+    // sshd's sftp subsystem, refused: said in sftp itself, since sshd drops its stderr.
+    if (st == 126 && !::isatty(0) && lash::interactive::is_sftp_server_command(inv.command))
+      lash::interactive::refuse_sftp(0, 1, lash::interactive::sftp_refusal_message(sh, inv.command));
     sh.exit_shell(sh.ctl == lash::exec::Ctl::exit ? sh.exit_status_for_ctl : st);
   }
   if (!from_stdin) {

@@ -339,6 +339,17 @@ int continue_foreground(Shell& sh, Job& j) {
   sh.flush_all();
   bool terminal = sh.jc.tty >= 0 && j.pgid > 0;
   if (terminal) (void)sandbox::give_terminal(sh.jc.tty, j.pgid);
+  // The job's text is printed once the terminal is the job's, so a ^C typed as soon
+  // as it shows reaches the job (stopped, the job gets it with the SIGCONT below),
+  // never the shell; and before the SIGCONT, so the job's output follows it. The
+  // shell is in the background now: SIGTTOU blocked lets it write under `stty tostop`.
+  sigset_t ttou, old;
+  sigemptyset(&ttou);
+  sigaddset(&ttou, SIGTTOU);
+  bool blocked = ::sigprocmask(SIG_BLOCK, &ttou, &old) == 0;
+  sh.out() << j.text << '\n';
+  sh.out().flush();
+  if (blocked) (void)::sigprocmask(SIG_SETMASK, &old, nullptr);
   resume(sh, j);
   wait_for_job(sh, j);
   if (terminal) take_terminal_back(sh);

@@ -80,7 +80,8 @@ char job_mark(Shell& sh, const Job& j);
 // "Running", "Stopped", "Done", "Exit 3", "Terminated"...
 std::string job_state(const Job& j);
 
-// fg: the job gets the terminal and SIGCONT; the shell waits for it to end or stop.
+// fg: the job gets the terminal, its text is printed, then it gets SIGCONT; the shell
+// waits for it to end or stop.
 int continue_foreground(Shell& sh, Job& j);
 // bg: SIGCONT, in the background.
 void continue_background(Shell& sh, Job& j);

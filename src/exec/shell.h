@@ -213,6 +213,9 @@ class Shell {
   // /dev/fd/N in the shell's own opens name the shell's descriptors (redirect.h).
   bool fd_names_are_shell_fds = false;
   std::shared_ptr<PolicyGate> gate;       // the session's policy (null: nothing checked)
+  // PS4 as `set -x` prints it: expanded and with the prompt escapes (set by main from
+  // interactive/prompt.h, which this layer does not know). Null: PS4 as it is.
+  std::function<std::string(const std::string&)> trace_prefix;
 
   // Dry run (`profile test`): expansion runs no command substitution and assigns
   // nothing; what only the run would know is flagged in dry_dynamic.

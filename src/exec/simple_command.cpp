@@ -28,9 +28,30 @@ void report_limit_kill(Shell& sh, const std::string& program, int status);
 
 namespace {
 
-void xtrace(Shell& sh, const SimplePlan& p) {
+}  // namespace
+
+std::string trace_prefix(Shell& sh) {
   const std::string* ps4 = sh.vars.get("PS4");
-  std::string line = ps4 ? *ps4 : "+ ";
+  std::string raw = ps4 ? *ps4 : "+ ";
+  // A command substitution in PS4 is traced with PS4 as it is, not expanded again.
+  static bool expanding = false;
+  if (!sh.trace_prefix || expanding) return raw;
+  expanding = true;
+  std::string out;
+  try {
+    out = sh.trace_prefix(raw);
+  } catch (...) {
+    expanding = false;
+    throw;
+  }
+  expanding = false;
+  return out;
+}
+
+namespace {
+
+void xtrace(Shell& sh, const SimplePlan& p) {
+  std::string line = trace_prefix(sh);
   bool first = true;
   for (auto& [n, v] : p.assigns) {
     if (!first) line += ' ';
@@ -553,7 +574,7 @@ int Interp::run_simple(Shell& sh, const ast::SimpleCommand& sc, bool tail) {
             continue;
           }
           std::string v = sh.expand_string(a.value);
-          if (sh.opt.xtrace) write_all(2, (sh.vars.get("PS4") ? *sh.vars.get("PS4") : std::string("+ ")) + a.name + "=" + str::shell_quote(v) + "\n");
+          if (sh.opt.xtrace) write_all(2, trace_prefix(sh) + a.name + "=" + str::shell_quote(v) + "\n");
           if (!sh.assign(a.name, std::move(v))) {
             if (sh.vars.last_refused) throw Refused{};
             throw FatalError{"", 2};

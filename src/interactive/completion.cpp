@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <map>
+#include <unordered_set>
 
 #include "base/strutil.h"
 #include "exec/builtin_api.h"
@@ -23,39 +24,48 @@ namespace {
 
 bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
 
-// PATH directories' listings, kept while the directory's mtime stays the same: a
-// PATH of 5,000 programs is read once, not on every Tab.
+// PATH directories' names, kept while the directory's mtime stays the same: a PATH of
+// 5,000 programs is read once, not on every Tab. Whether a name is an executable file
+// is asked only when it matches what is being completed (as bash does), then kept: the
+// first Tab costs one readdir, not a stat of every program.
 struct DirListing {
   struct timespec mtime {};
-  std::vector<std::string> executables;
+  std::vector<std::string> names;
+  std::vector<signed char> executable;  // per name: -1 not asked yet, 0 no, 1 yes
 };
 std::map<std::string, DirListing>& dir_cache() {
   static std::map<std::string, DirListing> cache;
   return cache;
 }
 
-const std::vector<std::string>& executables_in(const std::string& dir) {
-  static const std::vector<std::string> none;
+DirListing* listing_of(const std::string& dir) {
   struct stat st;
-  if (::stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) return none;
+  if (::stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) return nullptr;
   auto& entry = dir_cache()[dir];
   if (entry.mtime.tv_sec == st.st_mtim.tv_sec && entry.mtime.tv_nsec == st.st_mtim.tv_nsec &&
       (entry.mtime.tv_sec || entry.mtime.tv_nsec))
-    return entry.executables;
+    return &entry;
   entry.mtime = st.st_mtim;
-  entry.executables.clear();
+  entry.names.clear();
   DIR* d = ::opendir(dir.c_str());
-  if (!d) return entry.executables;
-  while (struct dirent* e = ::readdir(d)) {
-    if (e->d_name[0] == '.') continue;
-    std::string full = dir + "/" + e->d_name;
-    if (::access(full.c_str(), X_OK) != 0) continue;
-    struct stat fs;
-    if (::stat(full.c_str(), &fs) != 0 || !S_ISREG(fs.st_mode)) continue;
-    entry.executables.push_back(e->d_name);
+  if (d) {
+    while (struct dirent* e = ::readdir(d)) {
+      // A directory or a device is never a program; a symlink or an unknown type is
+      // looked at when it matches.
+      if (e->d_name[0] == '.' || e->d_type == DT_DIR || e->d_type == DT_CHR || e->d_type == DT_BLK ||
+          e->d_type == DT_FIFO || e->d_type == DT_SOCK)
+        continue;
+      entry.names.emplace_back(e->d_name);
+    }
+    ::closedir(d);
   }
-  ::closedir(d);
-  return entry.executables;
+  entry.executable.assign(entry.names.size(), -1);
+  return &entry;
+}
+
+bool is_executable_file(const std::string& full) {
+  struct stat fs;
+  return ::access(full.c_str(), X_OK) == 0 && ::stat(full.c_str(), &fs) == 0 && S_ISREG(fs.st_mode);
 }
 
 const policy::Engine* engine_of(exec::Shell& sh) {
@@ -180,14 +190,19 @@ std::vector<std::string> complete(exec::Shell& sh, std::string_view line, size_t
                            "in", "function"})
       if (!word.empty() && starts_with(kw, word)) out.push_back(kw);
     const std::string* path = sh.vars.get("PATH");
-    std::vector<std::string> seen;
+    std::unordered_set<std::string> seen(out.begin(), out.end());
     if (path)
       for (auto& dir : str::split(*path, ':')) {
         if (dir.empty() || dir[0] != '/') continue;  // a relative PATH entry is not listed
-        for (const auto& name : executables_in(dir)) {
-          if (!starts_with(name, word)) continue;
-          if (std::find(out.begin(), out.end(), name) != out.end()) continue;
-          if (!program_allowed(sh, name, dir + "/" + name)) continue;
+        DirListing* l = listing_of(dir);
+        if (!l) continue;
+        for (size_t i = 0; i < l->names.size(); ++i) {
+          const std::string& name = l->names[i];
+          if (!starts_with(name, word) || seen.count(name)) continue;
+          std::string full = dir + "/" + name;
+          if (l->executable[i] < 0) l->executable[i] = is_executable_file(full) ? 1 : 0;
+          if (!l->executable[i] || !program_allowed(sh, name, full)) continue;
+          seen.insert(name);
           out.push_back(name);
         }
       }

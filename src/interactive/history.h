@@ -24,7 +24,8 @@ class History {
   // A command as typed: HISTCONTROL (ignorespace, ignoredups, ignoreboth,
   // erasedups) and HISTSIZE apply; appended to the file.
   void add(const std::string& entry);
-  const std::vector<std::string>& entries() const { return entries_; }
+  // The editor holds the entries (line_editor.h); a copy of them, oldest first.
+  std::vector<std::string> entries() const;
   void clear();
   const std::string& path() const { return path_; }
 
@@ -35,7 +36,6 @@ class History {
   exec::Shell& sh_;
   std::string path_;
   std::function<bool()> may_write_;
-  std::vector<std::string> entries_;
 };
 
 // Parses the file format (for load and tests): entries in order.

@@ -218,6 +218,22 @@ void editor_limit_history(int max) {
 
 void editor_clear_history() { clear_history(); }
 
+size_t editor_history_length() { return history_length > 0 ? size_t(history_length) : 0; }
+
+std::string editor_history_entry(size_t i) {
+  HIST_ENTRY* e = i < editor_history_length() ? history_get(history_base + int(i)) : nullptr;
+  return e && e->line ? std::string(e->line) : std::string();
+}
+
+void editor_erase_history(const std::string& line) {
+  for (int i = history_length - 1; i >= 0; --i) {
+    HIST_ENTRY* e = history_get(history_base + i);
+    if (e && e->line && line == e->line) {
+      if (HIST_ENTRY* gone = remove_history(i)) free_history_entry(gone);
+    }
+  }
+}
+
 void editor_cleanup() { rl_callback_handler_remove(); }
 
 }  // namespace lash::interactive

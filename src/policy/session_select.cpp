@@ -166,4 +166,35 @@ Result<Selection> select_session_profile(std::optional<std::string> cli) {
   return select_profile(session_inputs(std::move(cli)), store);
 }
 
+Result<std::pair<Account, Selection>> select_user_profile(const std::string& user, SearchPath& store) {
+  Account acc;
+  std::vector<char> buf(16384);
+  passwd pw{}, *res = nullptr;
+  int rc = getpwnam_r(user.c_str(), &pw, buf.data(), buf.size(), &res);
+  if (rc != 0 || !res) return Error{"no such user", user, rc, {}};
+  acc.name = res->pw_name;
+  acc.uid = res->pw_uid;
+  acc.home = res->pw_dir ? res->pw_dir : "";
+  acc.shell = res->pw_shell ? res->pw_shell : "";
+  acc.groups = group_names(acc.name);
+  // A login starts with HOME from the password database and no LASH_HOME.
+  std::string lash_dir = (acc.home.empty() || acc.home[0] != '/' ? std::string("/") : acc.home) + "/.lash";
+  store = SearchPath(lash_dir + "/profiles", system_dir() + "/profiles");
+  SelectInputs in;
+  in.user_name = [name = acc.name] { return name; };
+  in.group_names = [groups = acc.groups] { return groups; };
+  in.system = read_system_policy(system_dir());
+  in.config_path = lash_dir + "/config";
+  in.read_config = [path = in.config_path]() -> Result<std::optional<std::string>> {
+    auto text = read_policy_file(path, kMaxPolicyFile);
+    // Another user's directory the caller may not read: as if there were no choice,
+    // which the caller is told (the selection's `where` names the file).
+    if (!text && text.error().err == EACCES) return std::optional<std::string>{};
+    return text;
+  };
+  auto sel = select_profile(in, store);
+  if (!sel) return sel.error();
+  return std::make_pair(std::move(acc), std::move(sel.value()));
+}
+
 }  // namespace lash::policy

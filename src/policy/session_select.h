@@ -1,6 +1,8 @@
 // The real inputs of profile selection: uid, groups, environment and files. A thin layer
 // over selector.h, which holds every rule.
 #pragma once
+#include <sys/types.h>
+
 #include <optional>
 #include <string>
 #include <vector>
@@ -39,5 +41,20 @@ SelectInputs session_inputs(std::optional<std::string> cli);
 
 // select_profile(session_inputs(cli), session_search_path()) with the real search path.
 Result<Selection> select_session_profile(std::optional<std::string> cli);
+
+// An account as `profile review --user` shows it.
+struct Account {
+  std::string name;
+  uid_t uid = 0;
+  std::string home, shell;
+  std::vector<std::string> groups;
+};
+
+// What a login of USER would run under, without logging in as USER (`profile review
+// --user`): the lash.conf assignment for USER or one of their groups, else their own
+// `[profile] default` in <home>/.lash/config (read with the caller's rights), else
+// `default`. -p and LASH_PROFILE are the user's choice at login, unknown here. STORE is
+// set to the store the selection loaded from. An error when there is no such user.
+Result<std::pair<Account, Selection>> select_user_profile(const std::string& user, SearchPath& store);
 
 }  // namespace lash::policy

@@ -115,6 +115,9 @@ echo
 sh "$here/policy.sh" "$lash" "${BENCH_HELPERS:-$(dirname "$lash")}"
 echo
 sh "$here/relay.sh" "$lash"
+echo
+# Interactive: 10k history entries, 5k commands on PATH, idle RSS, against bash -i.
+python3 "$here/interactive.py" "$lash" $((9 * runs))
 # Building lash under ci and default (issue 15's goal); BENCH_CI_BUILD=0 leaves out
 # its four builds.
 if [ "${BENCH_CI_BUILD:-1}" = 1 ]; then

@@ -114,6 +114,59 @@ def editing_keys(env):
         t.close()
 
 
+@case("editing: ~/.inputrc (INPUTRC) is read, with `$if lash`")
+def editing_inputrc(env):
+    with open(os.path.join(env.dir, "inputrc"), "w") as f:
+        f.write('$if lash\n"\\C-xh": "echo from-inputrc-$((6*7))"\n$endif\n'
+                '$if bash\n"\\C-xb": "echo wrong-application"\n$endif\n')
+    t = env.start()
+    try:
+        t.send("\x18h")
+        t.send("\r")
+        t.expect(r"\nfrom-inputrc-42")
+        t.expect(PROMPT)
+        t.send("\x18b")
+        t.line("true; echo end-$((1+1))")
+        t.expect(r"\nend-2")
+        assert "wrong-application" not in t.text(), "a `$if bash` binding applied to lash"
+    finally:
+        t.close()
+
+
+@case("editing: a command word the profile refuses is shown in red as typed; set -o nohighlight")
+def editing_highlight(env):
+    t = env.start("-p", "restricted")
+    try:
+        t.send("env")
+        t.expect(r"env")
+        deadline = time.monotonic() + 30
+        while b"\x1b[31m" not in t.buf and time.monotonic() < deadline:
+            t._read(0.2)
+        assert b"\x1b[31m" in t.buf, "no red for the refused 'env'"
+        t.send("\x15")
+        t.line("set -o nohighlight")
+        t.expect(PROMPT)
+        mark = len(t.buf)
+        t.send("env")
+        t.expect(r"env")
+        t.send("\x15")
+        t.line("echo typed-$((2+3))")
+        t.expect(r"\ntyped-5")
+        assert b"\x1b[31m" not in t.buf[mark:], "red after set -o nohighlight"
+        # The twin: an allowed command word is never red.
+        t.line("set +o nohighlight")
+        t.expect(PROMPT)
+        mark = len(t.buf)
+        t.send("date")
+        t.expect(r"date")
+        t.send("\x15")
+        t.line("echo typed-$((3+3))")
+        t.expect(r"\ntyped-6")
+        assert b"\x1b[31m" not in t.buf[mark:], "an allowed command shown red"
+    finally:
+        t.close()
+
+
 @case("editing: default prompt shows [profile] user@host:dir$")
 def editing_prompt(env):
     t = Term([env.lash], env=env.env(), cwd=env.dir)
@@ -242,19 +295,10 @@ def jobs_stop_fg(env):
         t.expect(PROMPT)
         t.line("fg %1")
         t.expect(r"sh -c 'echo job-.*300'\r?\n")
-        # The job has the terminal again: ^C reaches it, not the shell.
-        t.line("")  # a keystroke the job swallows
-        # fg prints the job's text before it hands over the terminal: a ^C sent in
-        # between reaches the shell, not the job. Pressed again until the prompt
-        # shows (a second ^C at the prompt only clears the line, $? stays 130).
-        for attempt in range(6):
-            t.send("\x03")
-            try:
-                t.expect(PROMPT, 10)
-                break
-            except Timeout:
-                if attempt == 5:
-                    raise
+        # fg hands the terminal over before it prints the job's text: one ^C sent as
+        # soon as the text shows reaches the job, not the shell.
+        t.send("\x03")
+        t.expect(PROMPT, 60)
         status_is(t, 130)
         t.line("jobs; echo listed-end")
         t.expect(r"\nlisted-end")
@@ -327,6 +371,11 @@ def jobs_kill_wait(env):
         t.line("jobs")
         t.expect(r"\[1\]-\s+Running\s+sleep 300 &")
         t.expect(r"\[2\]\+\s+Running\s+sleep 301 &")
+        # %+ is the newest job, %- the one before, %N and %string name one.
+        t.line("jobs -p; echo =; jobs -p %+ %- %1 %sleep\\ 301; echo specs-end")
+        m = t.expect(r"\n(\d+)\r?\n(\d+)\r?\n=\r?\n(\d+)\r?\n(\d+)\r?\n(\d+)\r?\n(\d+)\r?\nspecs-end")
+        first, second = m.group(1), m.group(2)
+        assert m.group(3, 4, 5, 6) == (second, first, first, second), m.group(0)
         t.line("kill %?301; wait %2; echo killed=$?")
         t.expect(r"killed=143")
         t.line("disown %1; jobs; echo after-disown")
@@ -426,6 +475,54 @@ def history_sessions(env):
     finally:
         a.close()
         b.close()
+
+
+@case("history: two sessions typing at once lose no entry and keep the file whole (flock)")
+def history_concurrent(env):
+    a = env.start(HISTFILESIZE="1000")
+    b = env.start(HISTFILESIZE="1000")
+    try:
+        # Both sessions write before either waits: the appends and trims race for the lock.
+        for i in range(40):
+            a.line("echo a-%d" % i)
+            b.line("echo b-%d" % i)
+        a.expect(r"\na-39")
+        b.expect(r"\nb-39")
+        a.expect(PROMPT)
+        b.expect(PROMPT)
+    finally:
+        a.close()
+        b.close()
+    text = open(os.path.join(env.lash_home, "history")).read()
+    lines = text.split("\n")
+    for who in "ab":
+        for i in range(40):
+            assert lines.count("echo %s-%d" % (who, i)) == 1, ("echo %s-%d" % (who, i), text[-2000:])
+    # Every entry is a marker line then the command: nothing torn or interleaved.
+    body = [l for l in lines if l]
+    assert all(body[k].startswith("#") and body[k][1:].isdigit() for k in range(0, len(body), 2)), text[-2000:]
+    assert all(body[k].startswith("echo ") for k in range(1, len(body), 2)), text[-2000:]
+    # The same with HISTFILESIZE=10: the trims race too; exactly the last 10 stay.
+    c = env.start(HISTFILESIZE="10")
+    d = env.start(HISTFILESIZE="10")
+    try:
+        for i in range(20):
+            c.line("echo c-%d" % i)
+            d.line("echo d-%d" % i)
+        c.expect(r"\nc-19")
+        d.expect(r"\nd-19")
+        c.expect(PROMPT)
+        d.expect(PROMPT)
+    finally:
+        c.close()
+        d.close()
+    body = [l for l in open(os.path.join(env.lash_home, "history")).read().split("\n") if l]
+    assert len(body) == 20, body
+    assert all(body[k].startswith("#") for k in range(0, 20, 2)), body
+    # Which session ran its last commands last is up to the scheduler: the file ends
+    # with one of the two last commands, and holds only commands of these sessions.
+    assert body[-1] in ("echo c-19", "echo d-19"), body
+    assert all(l.startswith(("#", "echo c-", "echo d-")) for l in body), body
 
 
 @case("history: multi-line entries stay whole; HISTFILESIZE trims the file")
@@ -583,10 +680,10 @@ def monitoring_limits(env):
 
 
 GROUPS = {
-    "editing": [editing_keys, editing_prompt, editing_multiline, editing_errors, editing_refused, editing_signals,
+    "editing": [editing_keys, editing_inputrc, editing_highlight, editing_prompt, editing_multiline, editing_errors, editing_refused, editing_signals,
                 editing_eof, editing_dry_run, monitoring_limits],
     "jobs": [jobs_stop_fg, jobs_ctrl_c, jobs_bg_notify, jobs_kill_wait, jobs_exit, jobs_refused],
-    "history": [history_sessions, history_limits, history_restricted],
+    "history": [history_sessions, history_concurrent, history_limits, history_restricted],
     "completion": [completion_basic, completion_profiles],
 }
 

@@ -13,6 +13,7 @@ directory is a temporary one (LASH_TEST_SYSTEM_DIR, passed through runuser's
 --whitelist-environment), never the real /etc/lash.
 """
 import argparse
+import json
 import os
 import shutil
 import subprocess
@@ -79,7 +80,7 @@ def main():
             try:
                 fn()
                 print("PASS", name)
-            except (Timeout, AssertionError) as e:
+            except (Timeout, AssertionError, KeyError, ValueError) as e:
                 print("FAIL", name, "\n", e)
                 failures.append(name)
 
@@ -113,16 +114,54 @@ def main():
             assert user in r.stdout and "env-status=126" in r.stdout, (r.stdout, r.stderr)
             assert "Problem: This session (profile: restricted) cannot run 'env'" in r.stderr, r.stderr
 
+        admin_env = dict(env, HOME=os.path.join(top, "admin"), LASH_HOME=os.path.join(top, "admin", ".lash"))
+
+        def review_user(*extra):
+            """`profile review --user USER` as the administrator (root), no login."""
+            r = subprocess.run([lash, "-c", "profile review %s --user %s" % (" ".join(extra), user)], env=admin_env,
+                               capture_output=True, text=True, timeout=120)
+            assert r.returncode == 0, (r.stdout, r.stderr)
+            return r.stdout
+
+        def review_assigned():
+            out = review_user()
+            assert "user:     %s (uid " % user in out, out
+            assert "shell:    %s (this lash)" % lash in out, out
+            want = "profile:  restricted: assigned by %s/lash.conf:2; the user cannot choose another" % sysdir
+            assert want in out, out
+            assert "Profile: restricted" in out and "run:" in out, out  # then the review itself
+            doc = json.loads(review_user("--json"))
+            u = doc["user"]
+            assert (u["name"], u["profile"], u["origin"], u["assigned"], u["may_switch"]) == \
+                (user, "restricted", "assigned", True, False), u
+            assert doc["profile"] == "restricted", doc.get("profile")
+            r = subprocess.run([lash, "-c", "profile review --user no-such-user-xyz"], env=admin_env,
+                               capture_output=True, text=True, timeout=60)
+            assert r.returncode == 2 and "no such user" in r.stderr, (r.returncode, r.stderr)
+
         def twin_without_assignment():
             with open(os.path.join(sysdir, "lash.conf"), "w") as f:
                 f.write("[users]\nsomebody-else = restricted\n")
             r = subprocess.run(argv + ["-c", "env >/dev/null; echo env-status=$?; profile list"], env=env,
                                capture_output=True, text=True, timeout=120)
             assert "env-status=0" in r.stdout and "* default" in r.stdout, (r.stdout, r.stderr)
+            out = review_user()
+            assert "profile:  default: not assigned by lash.conf: the built-in default" in out, out
+            # The user's own choice, which their login would take.
+            with open(os.path.join(home, ".lash", "config"), "w") as f:
+                f.write("[profile]\ndefault = script\n")
+            shutil.chown(os.path.join(home, ".lash", "config"), user, user)
+            out = review_user()
+            want = "profile:  script: not assigned by lash.conf: the user's own default from %s/.lash/config:2" % home
+            assert want in out, out
+            r = subprocess.run(argv + ["-c", "profile list"], env=env, capture_output=True, text=True, timeout=120)
+            assert "* script" in r.stdout, (r.stdout, r.stderr)
 
         check("login: runuser -l gives a lash login shell under the assigned restricted profile", restricted_login)
         check("login: `$SHELL -c CMD` (ssh host CMD, su -c) is held to the profile", command_login)
-        check("login: the twin without the assignment runs what restricted refuses", twin_without_assignment)
+        check("login: `profile review --user` shows the assigned profile without logging in", review_assigned)
+        check("login: the twin without the assignment runs what restricted refuses; review --user follows",
+              twin_without_assignment)
     finally:
         subprocess.run(["userdel", user], capture_output=True)
         shutil.rmtree(top, ignore_errors=True)
