@@ -289,6 +289,16 @@ TrapArgs parse_trap_args(const std::vector<std::string>& argv) {
   return t;
 }
 
+// bash's pseudo-signals (not in sh mode): DEBUG, ERR, RETURN -> 0, 1, 2; else -1.
+constexpr const char* kPseudoTraps[] = {"DEBUG", "ERR", "RETURN"};
+int pseudo_trap_index(const Shell& sh, std::string_view name) {
+  if (sh.opt.posix) return -1;
+  if (name.substr(0, 3) == "SIG") name.remove_prefix(3);
+  for (int i = 0; i < 3; ++i)
+    if (name == kPseudoTraps[i]) return i;
+  return -1;
+}
+
 int bi_trap(Shell& sh, std::vector<std::string>& argv) {
   using M = TrapArgs::Mode;
   TrapArgs t = parse_trap_args(argv);
@@ -298,10 +308,16 @@ int bi_trap(Shell& sh, std::vector<std::string>& argv) {
       sh.out() << "trap -- " << str::quote_always(sh.traps[s]) << ' '
                << Shell::signal_name(s) << '\n';
     }
+    for (int p = 0; p < 3; ++p)
+      if (sh.pseudo_trap_set[p]) sh.out() << "trap -- " << str::quote_always(sh.pseudo_traps[p]) << ' ' << kPseudoTraps[p] << '\n';
     return 0;
   }
   if (t.mode == M::print_some) {
     for (size_t k = t.first_sig; k < argv.size(); ++k) {
+      if (int p = pseudo_trap_index(sh, argv[k]); p >= 0) {
+        if (sh.pseudo_trap_set[p]) sh.out() << "trap -- " << str::quote_always(sh.pseudo_traps[p]) << ' ' << kPseudoTraps[p] << '\n';
+        continue;
+      }
       int s = Shell::signal_number(argv[k]);
       if (s >= 0 && sh.trap_set[s])
         sh.out() << "trap -- " << str::quote_always(sh.traps[s]) << ' ' << Shell::signal_name(s) << '\n';
@@ -314,6 +330,11 @@ int bi_trap(Shell& sh, std::vector<std::string>& argv) {
   }
   int st = 0;
   for (size_t k = t.first_sig; k < argv.size(); ++k) {
+    if (int p = pseudo_trap_index(sh, argv[k]); p >= 0) {  // bash's ERR, DEBUG, RETURN
+      sh.pseudo_traps[p] = t.mode == M::reset ? std::string() : t.action;
+      sh.pseudo_trap_set[p] = t.mode != M::reset;
+      continue;
+    }
     int s = Shell::signal_number(argv[k]);
     if (s < 0 || s == SIGKILL || s == SIGSTOP) {
       sh.error("trap: " + argv[k] + ": bad trap");

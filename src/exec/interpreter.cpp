@@ -75,12 +75,23 @@ int Shell::eval_and_or(const ast::AndOr& ao, bool tail) {
   return st;
 }
 
+// bash's ERR trap: runs where set -e would act, before it does (its status is
+// not the command's).
+void Shell::err_trap_due(const ast::Pipeline& p, int st) {
+  if (p.bang || cond_depth != 0 || ctl != Ctl::none || in_pseudo_trap) return;
+  if (p.commands.size() == 1 && is_compound_for_errexit(p.commands[0])) return;
+  status = st;
+  run_pseudo_trap(kTrapErr);
+  status = st;
+}
+
 int Shell::eval_pipeline(const ast::Pipeline& p, bool tail) {
   int st;
   ForegroundJob job(*this, p.range);  // interactive job control: the pipeline is one job
   if (p.bang) ++cond_depth;
   if (p.commands.size() == 1) {
     st = eval_command(p.commands[0], tail && !p.bang);
+    if (st != 0 && pseudo_trap_set[kTrapErr]) err_trap_due(p, st);
     if (!p.bang && st != 0 && opt.errexit && cond_depth == 0 && ctl == Ctl::none &&
         !is_compound_for_errexit(p.commands[0])) {
       status = st;
@@ -89,6 +100,7 @@ int Shell::eval_pipeline(const ast::Pipeline& p, bool tail) {
     }
   } else {
     st = Interp::run_pipeline(*this, p);
+    if (st != 0 && pseudo_trap_set[kTrapErr]) err_trap_due(p, st);
     if (!p.bang && st != 0 && opt.errexit && cond_depth == 0 && ctl == Ctl::none) {
       status = st;
       ctl = Ctl::exit;
@@ -96,6 +108,10 @@ int Shell::eval_pipeline(const ast::Pipeline& p, bool tail) {
     }
   }
   st = job.finish(st);
+  if (p.commands.size() == 1) {
+    pipestatus.resize(1);
+    pipestatus[0] = st;
+  }
   if (p.bang) {
     --cond_depth;
     st = st == 0 ? 1 : 0;
@@ -363,10 +379,12 @@ int Interp::run_pipeline(Shell& sh, const ast::Pipeline& p) {
   // EPIPE, not a reader lash keeps open while it waits for it.
   prev_read.reset();
   int st = 0, fail = 0;
+  sh.pipestatus.clear();
   for (size_t i = 0; i < pids.size(); ++i) {
     int s = sh.wait_pid(pids[i]);
     st = s;
     if (s != 0) fail = s;
+    sh.pipestatus.push_back(s);
   }
   if (pids.size() < n) return refused ? status::refused : 2;
   if (sh.opt.pipefail) return fail;

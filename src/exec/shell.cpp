@@ -123,6 +123,7 @@ int Shell::run_text(std::string_view text, const std::string& filename, uint32_t
   po.text_is_complete = true;  // the whole script or string: its end is the real end
   po.first_line = first_line;
   po.alias = [this](std::string_view name) -> const std::string* {
+    if (!opt.expand_aliases) return nullptr;
     auto it = aliases.find(name);
     return it == aliases.end() ? nullptr : &it->second;
   };
@@ -182,6 +183,7 @@ int Shell::eval_string(std::string_view text, const std::string& filename) {
   po.filename = filename;
   po.first_line = line ? line : 1;
   po.alias = [this](std::string_view name) -> const std::string* {
+    if (!opt.expand_aliases) return nullptr;
     auto it = aliases.find(name);
     return it == aliases.end() ? nullptr : &it->second;
   };
@@ -254,6 +256,7 @@ int Shell::run_fd(int fd, const std::string& filename) {
   po.extensions = !opt.posix;
   po.filename = filename;
   po.alias = [this](std::string_view name) -> const std::string* {
+    if (!opt.expand_aliases) return nullptr;
     auto it = aliases.find(name);
     return it == aliases.end() ? nullptr : &it->second;
   };

@@ -497,7 +497,8 @@ bool Interp::plan(Shell& sh, const ast::SimpleCommand& sc, SimplePlan& p, bool& 
       }
       return false;
     };
-    if (!p.dynamic_name && !p.argv.empty() && (p.argv[0] == "command" || p.argv[0] == "exec") && !lookup_only())
+    if (!p.dynamic_name && !p.argv.empty() &&
+        (p.argv[0] == "command" || p.argv[0] == "exec" || p.argv[0] == "builtin") && !lookup_only())
       p.dynamic_name = !std::all_of(sc.words.begin() + 1, sc.words.end(), literal);
   }
   // `command [-p] NAME ARGS`: run NAME skipping functions (and without the special
@@ -514,6 +515,16 @@ bool Interp::plan(Shell& sh, const ast::SimpleCommand& sc, SimplePlan& p, bool& 
     resolve(sh, p, true);
     via_command = true;
     if (p.kind == SimplePlan::Kind::special_builtin) p.kind = SimplePlan::Kind::builtin;
+  }
+  // `builtin NAME ARGS`: NAME's builtin, skipping functions; its plan is NAME's own, so
+  // the gate checks what NAME does. A NAME that is no builtin runs `builtin`, which
+  // says so.
+  while (p.argv.size() > 1 && p.argv[0] == "builtin" && p.kind != SimplePlan::Kind::function) {
+    const BuiltinDef* b = find_builtin(p.argv[1]);
+    if (!b) break;
+    p.argv.erase(p.argv.begin());
+    p.builtin = b;
+    p.kind = b->kind == BuiltinKind::special ? SimplePlan::Kind::special_builtin : SimplePlan::Kind::builtin;
   }
   return true;
 }
@@ -667,12 +678,16 @@ int Shell::call_function(const std::shared_ptr<const ast::Command>& body, std::v
   std::vector<std::string> saved_params(argv.begin() + 1, argv.end());
   saved_params.swap(params);
   ++call_depth;
+  if (!opt.posix) frames.push_back({argv[0], source_name, line});
+  ++function_depth;
   vars.push_scope();
   frame_options.emplace_back();
   struct Restore {
     Shell& sh;
     std::vector<std::string>& saved;
     ~Restore() {
+      if (!sh.opt.posix && !sh.frames.empty()) sh.frames.pop_back();
+      --sh.function_depth;
       if (sh.frame_options.back()) {
         sh.opt = *sh.frame_options.back();
         sh.vars.allexport = sh.opt.allexport;
@@ -689,6 +704,10 @@ int Shell::call_function(const std::shared_ptr<const ast::Command>& body, std::v
     st = exit_status_for_ctl;
   }
   status = st;
+  if (pseudo_trap_set[kTrapReturn] && ctl != Ctl::exit) {
+    run_pseudo_trap(kTrapReturn);
+    status = st;
+  }
   return st;
 }
 
