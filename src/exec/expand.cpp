@@ -335,6 +335,10 @@ class Expander {
           sh_.dry_dynamic = true;  // after the visit, which plans commands of its own
           break;
         }
+        if (cs.process) {  // <(list) >(list): the name of a pipe to the list
+          b_.expansion(sh_.process_substitution(cs.body.get(), cs.process == '>'), true);
+          break;
+        }
         std::string out = cs.body ? sh_.command_substitution(*cs.body) : std::string();
         b_.expansion(out, quoted);
         break;

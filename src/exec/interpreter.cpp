@@ -146,6 +146,7 @@ int Shell::eval_command(const ast::Command& c, bool tail) {
   }
 
   // Compound commands: their redirections apply to the whole body.
+  ProcsubScope procsubs(*this);
   FdSaver saver;
   if (!c.redirects.empty()) {
     std::vector<PlannedRedirect> planned;
@@ -278,26 +279,33 @@ int Interp::run_for(Shell& sh, const ast::ForClause& n) {
 
 int Interp::run_case(Shell& sh, const ast::CaseClause& n, bool tail) {
   std::string subject = sh.expand_string(n.subject);
+  int result = 0;
   for (size_t i = 0; i < n.items.size(); ++i) {
     bool matched = false;
     for (const auto& pw : n.items[i].patterns) {
       std::string pat = sh.expand_pattern(pw);
-      if (pattern_match(pat, subject)) {
+      if (sh.opt.nocasematch && !sh.opt.posix ? pattern_match(ascii_lower(pat), ascii_lower(subject))
+                                              : pattern_match(pat, subject)) {
         matched = true;
         break;
       }
     }
     if (!matched) continue;
     int st = 0;
-    // ;& falls through into the following bodies without testing their patterns.
-    for (size_t j = i; j < n.items.size(); ++j) {
+    // ;& falls through into the following bodies without testing their patterns;
+    // ;;& goes on testing the patterns after the body it ran.
+    size_t j = i;
+    for (; j < n.items.size(); ++j) {
       const auto& item = n.items[j];
-      bool last = !item.fallthrough || j + 1 == n.items.size();
+      bool last = (!item.fallthrough && !item.test_next) || j + 1 == n.items.size();
       st = item.body ? sh.eval_list(*item.body, tail && last) : 0;
       if (sh.ctl != Ctl::none || !item.fallthrough) break;
     }
-    return st;
+    result = st;
+    if (sh.ctl != Ctl::none || j >= n.items.size() || !n.items[j].test_next) return st;
+    i = j;
   }
+  if (result != 0) return result;
   return 0;
 }
 

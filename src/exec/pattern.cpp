@@ -654,6 +654,13 @@ std::string pattern_trim(std::string_view text, std::string_view pattern, TrimKi
   return suffix ? std::string(text.substr(0, n - l)) : std::string(text.substr(l));
 }
 
+std::string ascii_lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out)
+    if (c >= 'A' && c <= 'Z') c = char(c - 'A' + 'a');
+  return out;
+}
+
 // ---- pathname expansion ---------------------------------------------------------
 
 namespace {

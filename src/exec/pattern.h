@@ -16,6 +16,9 @@ namespace lash::exec {
 // text is only matched by a literal '.' (pathname expansion rules).
 bool pattern_match(std::string_view pattern, std::string_view text, bool pathname = false);
 
+// A copy with ASCII letters lowered (shopt nocasematch, nocaseglob).
+std::string ascii_lower(std::string_view s);
+
 // True if the pattern contains an unescaped * ? or [ (i.e. pathname expansion applies).
 bool has_glob_chars(std::string_view pattern);
 

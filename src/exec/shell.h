@@ -168,6 +168,24 @@ class Shell {
   std::string expand_pattern(const ast::Word& w);  // quoted characters escaped
   std::string expand_heredoc(const ast::Redirect& r);
   std::string command_substitution(const ast::List& body);
+  // <(list) / >(list): starts BODY in a subshell (fork_subshell: the gate, the
+  // process limit) with a pipe on its stdout (or stdin with TO_LIST) and returns the
+  // /dev/fd/N name of the shell's end, which stays open until the command that
+  // named it has run (close_process_substitutions).
+  std::string process_substitution(const ast::List* body, bool to_list);
+  void close_process_substitutions(size_t from);
+  // Closes the substitutions a command opened when it is done (not those of an
+  // enclosing command: `f <(list)` keeps its name valid while f runs).
+  struct ProcsubScope {
+    Shell& sh;
+    size_t mark;
+    explicit ProcsubScope(Shell& s) : sh(s), mark(s.procsub_fds.size()) {}
+    ~ProcsubScope() {
+      if (sh.procsub_fds.size() > mark || !sh.procsub_pids.empty()) sh.close_process_substitutions(mark);
+    }
+  };
+  std::vector<int> procsub_fds;     // the shell's ends, open for the current command
+  std::vector<pid_t> procsub_pids;  // their lists, reaped once the command is done
   // Evaluates arithmetic text ((( )), let, [[ -eq ]], subscripts); an error is a
   // FatalError with the message dash/bash print.
   int64_t arith_value(std::string_view expr);

@@ -532,6 +532,9 @@ bool Interp::plan(Shell& sh, const ast::SimpleCommand& sc, SimplePlan& p, bool& 
 int Interp::run_simple(Shell& sh, const ast::SimpleCommand& sc, bool tail) {
   SimplePlan p;
   bool via_command = false;
+  Shell::ProcsubScope procsubs(sh);
+  // bash's DEBUG trap runs before each simple command (one flag test otherwise).
+  if (sh.pseudo_trap_set[Shell::kTrapDebug]) sh.run_pseudo_trap(Shell::kTrapDebug);
   sh.subst_status = 0;
   if (!plan(sh, sc, p, via_command)) {
     sh.status = 2;
