@@ -13,6 +13,7 @@
 #include <cstring>
 
 #include "exec/interp.h"
+#include "exec/redirect.h"
 #include "sandbox/launch.h"
 #include "syntax/parser.h"
 
@@ -391,6 +392,8 @@ std::string Shell::process_substitution(const ast::List* body, bool to_list) {
       *this,
       [&] {
         for (int fd : procsub_fds) ::close(fd);  // earlier substitutions' ends are not the list's
+        procsub_fds.clear();
+        note_procsub_fds(procsub_fds);
         unique_fd& mine = to_list ? read_end : write_end;
         (to_list ? write_end : read_end).reset();
         if (!move_fd_to(mine, to_list ? 0 : 1)) {
@@ -408,12 +411,14 @@ std::string Shell::process_substitution(const ast::List* body, bool to_list) {
   if (fd < 0) throw FatalError{std::string("cannot keep the process substitution: ") + std::strerror(errno), 2};
   procsub_fds.push_back(fd);
   procsub_pids.push_back(pid);
+  note_procsub_fds(procsub_fds);
   return "/dev/fd/" + std::to_string(fd);
 }
 
 void Shell::close_process_substitutions(size_t from) {
   for (size_t i = from; i < procsub_fds.size(); ++i) ::close(procsub_fds[i]);
   procsub_fds.resize(from);
+  note_procsub_fds(procsub_fds);
   // A list that has ended is collected now; one still running (>(cat) writing its
   // output) is tried again after a later command.
   std::vector<pid_t> running;

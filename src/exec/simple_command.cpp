@@ -264,6 +264,8 @@ void pass_user_fds(Shell& sh, std::vector<sandbox::FdOp>& ops) {
       if (op.fd == fd) targeted = true;
     if (!targeted) ops.insert(ops.begin(), {sandbox::FdOp::Kind::dup, fd, {}, 0, fd});
   }
+  // The pipes of process substitutions the command names (/dev/fd/N, N >= 60).
+  for (int fd : sh.procsub_fds) ops.insert(ops.begin(), {sandbox::FdOp::Kind::dup, fd, {}, 0, fd});
 }
 
 // The one spawn spec of a program, for every way it starts (a command, a tail exec
