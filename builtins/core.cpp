@@ -12,6 +12,7 @@
 #include "base/strutil.h"
 #include "builtins/families.h"
 #include "exec/policy_gate.h"
+#include "exec/session_view.h"
 #include "exec/shell.h"
 #include "exec/user_files.h"
 
@@ -101,15 +102,20 @@ int bi_dot(Shell& sh, std::vector<std::string>& argv) {
     sh.params.assign(argv.begin() + 2, argv.end());
   }
   ++sh.call_depth;
+  // bash's call stack: a sourced file is a frame ("source") of FUNCNAME/BASH_SOURCE.
+  bool frame = !sh.opt.posix;
+  if (frame) sh.frames.push_back({"source", path, sh.line});
   int st;
   try {
     st = sh.run_text(text, path);
   } catch (...) {
     --sh.call_depth;
+    if (frame) sh.frames.pop_back();
     if (new_params) sh.params = saved;
     throw;
   }
   --sh.call_depth;
+  if (frame) sh.frames.pop_back();
   if (new_params) sh.params = saved;
   if (sh.ctl == Ctl::ret) {
     sh.ctl = Ctl::none;
@@ -227,9 +233,115 @@ bool describe(Shell& sh, const std::string& name, bool verbose, std::string& out
   return true;
 }
 
+// bash's `type -t` word for NAME ("" when not found).
+std::string type_word(Shell& sh, const std::string& name) {
+  if (sh.aliases.count(name)) return "alias";
+  if (is_keyword(name) || name == "[[" || name == "]]" || name == "function" || name == "select" ||
+      name == "time" || name == "coproc")
+    return "keyword";
+  const exec::BuiltinDef* b = exec::find_builtin(name);
+  if (b && b->kind == exec::BuiltinKind::special) return "builtin";
+  if (sh.functions.count(name)) return "function";
+  if (b) return "builtin";
+  std::string d;
+  return describe(sh, name, false, d) ? "file" : "";
+}
+
+// Every executable NAME in PATH, in order (type -a).
+std::vector<std::string> all_paths(Shell& sh, const std::string& name) {
+  std::vector<std::string> out;
+  const std::string* pv = sh.vars.get("PATH");
+  std::string_view dirs = pv ? std::string_view(*pv) : std::string_view("/usr/local/bin:/usr/bin:/bin");
+  size_t start = 0;
+  for (;;) {
+    size_t colon = dirs.find(':', start);
+    std::string dir(dirs.substr(start, colon == std::string_view::npos ? dirs.npos : colon - start));
+    std::string cand = (dir.empty() ? "." : dir) + "/" + name;
+    if (::access(cand.c_str(), X_OK) == 0 && !exec::view_hides(sh, cand)) out.push_back(cand);
+    if (colon == std::string_view::npos) break;
+    start = colon + 1;
+  }
+  return out;
+}
+
 int bi_type(Shell& sh, std::vector<std::string>& argv) {
   int st = 0;
-  for (size_t i = 1; i < argv.size(); ++i) {
+  size_t first = 1;
+  bool t = false, p = false, P = false, a = false, f = false;
+  if (!sh.opt.posix) {
+    for (; first < argv.size() && argv[first].size() > 1 && argv[first][0] == '-'; ++first) {
+      if (argv[first] == "--") {
+        ++first;
+        break;
+      }
+      for (size_t k = 1; k < argv[first].size(); ++k) {
+        switch (argv[first][k]) {
+          case 't': t = true; break;
+          case 'p': p = true; break;
+          case 'P': P = true; break;
+          case 'a': a = true; break;
+          case 'f': f = true; break;
+          default:
+            sh.error("type: -" + std::string(1, argv[first][k]) + ": invalid option");
+            return 2;
+        }
+      }
+    }
+  }
+  if (t || p || P || a || f) {
+    for (size_t i = first; i < argv.size(); ++i) {
+      const std::string& name = argv[i];
+      std::string word = type_word(sh, name);
+      if (f && word == "function") word = sh.aliases.count(name) ? "alias" : "";
+      if (f && word.empty()) {
+        std::string d;
+        if (describe(sh, name, false, d)) word = "file";
+      }
+      bool found = false;
+      if (t) {
+        if (a && word == "file") {
+          for (size_t k = 0; k < all_paths(sh, name).size(); ++k) sh.out() << "file\n";
+          found = true;
+        } else if (!word.empty()) {
+          sh.out() << word << '\n';
+          found = true;
+        }
+      } else if ((p || P) && !a) {
+        if (P || word == "file") {
+          auto paths = all_paths(sh, name);
+          if (name.find('/') != std::string::npos && ::access(name.c_str(), X_OK) == 0) paths = {name};
+          if (!paths.empty()) sh.out() << paths.front() << '\n';
+          found = !paths.empty();
+        } else {
+          found = !word.empty();
+        }
+      } else {  // -a: every meaning, in the order they are found
+        if (auto it = sh.aliases.find(name); it != sh.aliases.end() && !p && !P) {
+          sh.out() << name << " is aliased to `" << it->second << "'\n";
+          found = true;
+        }
+        if (!p && !P && (word == "keyword")) {
+          sh.out() << name << " is a shell keyword\n";
+          found = true;
+        }
+        if (!p && !P && !f && sh.functions.count(name)) {
+          sh.out() << name << " is a function\n";
+          found = true;
+        }
+        if (!p && !P && exec::find_builtin(name)) {
+          sh.out() << name << " is a shell builtin\n";
+          found = true;
+        }
+        for (auto& path : all_paths(sh, name)) {
+          sh.out() << (p || P ? path : name + " is " + path) << '\n';
+          found = true;
+        }
+      }
+      if (!found) st = 1;
+    }
+    return st;
+  }
+  for (size_t i = first; i < argv.size(); ++i) {
     std::string d;
     if (describe(sh, argv[i], true, d)) {
       sh.out() << d << '\n';
@@ -265,13 +377,67 @@ int bi_command(Shell& sh, std::vector<std::string>& argv) {
     }
   }
   if (i >= argv.size()) return 0;
-  std::string d;
-  if (!describe(sh, argv[i], V, d)) {
-    if (V) sh.out() << argv[i] << ": not found\n";
-    return 127;
+  // bash describes every operand; sh mode (and dash) only the first.
+  size_t last = sh.opt.posix ? i + 1 : argv.size();
+  int st = 0;
+  for (; i < last; ++i) {
+    std::string d;
+    if (!describe(sh, argv[i], V, d)) {
+      if (V) sh.out() << argv[i] << ": not found\n";
+      st = sh.opt.posix ? 127 : 1;
+      continue;
+    }
+    sh.out() << d << '\n';
   }
   (void)v;
-  sh.out() << d << '\n';
+  return st;
+}
+
+// `source FILE`: bash's name for `.`; a file it cannot read is an error of the
+// command (status 1), not of the shell.
+int bi_source(Shell& sh, std::vector<std::string>& argv) {
+  if (sh.opt.posix) return bi_dot(sh, argv);
+  try {
+    return bi_dot(sh, argv);
+  } catch (const FatalError& e) {
+    if (e.message.empty()) throw;
+    std::string msg = e.message;
+    if (msg.compare(0, 2, ".:") == 0) msg = "source" + msg.substr(1);
+    sh.error(msg);
+    return argv.size() < 2 ? 2 : 1;
+  }
+}
+
+// `builtin NAME ARGS` is resolved by the planner (Interp::plan) into NAME's own plan;
+// this runs only when NAME is no builtin.
+int bi_builtin(Shell& sh, std::vector<std::string>& argv) {
+  if (argv.size() < 2) return 0;
+  sh.error("builtin: " + argv[1] + ": not a shell builtin");
+  return 1;
+}
+
+// caller [N]: "LINE FILE" of the current call, or "LINE FUNC FILE" of frame N.
+int bi_caller(Shell& sh, std::vector<std::string>& argv) {
+  if (sh.frames.empty()) return 1;
+  size_t n = 0;
+  bool numbered = argv.size() > 1;
+  if (numbered) {
+    auto v = str::parse_int(argv[1]);
+    if (!v || *v < 0) {
+      sh.error("caller: " + argv[1] + ": invalid number");
+      return 2;
+    }
+    n = size_t(*v);
+  }
+  if (n >= sh.frames.size()) return 1;
+  // Frames innermost first: frame n was called at its line, from frame n+1 (or main).
+  const auto& f = sh.frames[sh.frames.size() - 1 - n];
+  bool outer = n + 1 >= sh.frames.size();
+  std::string func = outer ? "main" : sh.frames[sh.frames.size() - 2 - n].func;
+  std::string file = outer ? sh.script_path : sh.frames[sh.frames.size() - 2 - n].source;
+  if (file.empty()) file = "NULL";
+  if (numbered) sh.out() << std::to_string(f.line) << ' ' << func << ' ' << file << '\n';
+  else sh.out() << std::to_string(f.line) << ' ' << file << '\n';
   return 0;
 }
 
@@ -346,6 +512,8 @@ constexpr exec::BuiltinDef kCore[] = {
     {".", bi_dot, dot_effects, K::special, "run commands from a file in this shell"},
     {":", bi_true, no_effects, K::special, "do nothing, successfully"},
     {"alias", bi_alias, alias_effects, K::regular, "define or show aliases"},
+    {"builtin", bi_builtin, no_effects, K::regular, "run a shell builtin, skipping functions"},
+    {"caller", bi_caller, no_effects, K::regular, "the line and file of the current call"},
     {"break", bi_break, no_effects, K::special, "leave a loop"},
     {"command", bi_command, no_effects, K::regular, "run or describe a command, skipping functions"},
     {"continue", bi_continue, no_effects, K::special, "next iteration of a loop"},
@@ -355,6 +523,7 @@ constexpr exec::BuiltinDef kCore[] = {
     {"false", bi_false, no_effects, K::regular, "fail"},
     {"hash", bi_hash, no_effects, K::regular, "remembered command locations"},
     {"return", bi_return, no_effects, K::special, "return from a function or sourced file"},
+    {"source", bi_source, dot_effects, K::regular, "run commands from a file in this shell (bash's .)"},
     {"true", bi_true, no_effects, K::regular, "succeed"},
     {"type", bi_type, no_effects, K::regular, "describe commands"},
     {"unalias", bi_unalias, no_effects, K::regular, "remove aliases"},

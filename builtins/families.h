@@ -13,6 +13,8 @@ void register_plugin();
 void register_sessions();
 void register_config();
 void register_declare();
+void register_shopt();
+void register_bash_io();
 // All families, once at start-up.
 void register_all();
 }  // namespace lash::builtins

@@ -115,7 +115,7 @@ KillArgs parse_kill_args(const std::vector<std::string>& argv) {
     k.first = 2;
     return k;
   }
-  if (a == "-s") {
+  if (a == "-s" || a == "-n") {
     if (argv.size() < 3) {
       k.error = "kill: option requires an argument -- s";
       return k;
@@ -129,7 +129,7 @@ KillArgs parse_kill_args(const std::vector<std::string>& argv) {
     k.first = 2;
   }
   if (k.sig < 0) {
-    k.error = "kill: invalid signal number or name: " + (a == "-s" ? argv[2] : a);
+    k.error = "kill: invalid signal number or name: " + (a == "-s" || a == "-n" ? argv[2] : a);
     return k;
   }
   k.ok = k.first < argv.size();  // else a signal but no process: dash's usage error
@@ -143,6 +143,23 @@ int bi_kill(Shell& sh, std::vector<std::string>& argv) {
     return 2;
   }
   if (k.list) {
+    if (argv.size() == 2 && !sh.opt.posix) {
+      // bash's table: "N) SIGNAME" five to a line, the real-time ones by offset.
+      int col = 0;
+      for (int s = 1; s < NSIG; ++s) {
+        if (s == 32 || s == 33) continue;  // glibc's own, not listed by bash
+        std::string name = Shell::signal_name(s);
+        if (s >= SIGRTMIN && s <= SIGRTMAX) {
+          int off = s - SIGRTMIN, back = SIGRTMAX - s;
+          name = off <= 15 ? (off == 0 ? "RTMIN" : "RTMIN+" + std::to_string(off))
+                           : (back == 0 ? "RTMAX" : "RTMAX-" + std::to_string(back));
+        }
+        char cell[40];
+        std::snprintf(cell, sizeof cell, "%2d) SIG%s", s, name.c_str());
+        sh.out() << cell << (++col % 5 == 0 || s == NSIG - 1 ? "\n" : "\t");
+      }
+      return 0;
+    }
     if (argv.size() == 2) {
       // dash's list: 0, then every number below NSIG by name, or by number when
       // it has none.
@@ -153,6 +170,13 @@ int bi_kill(Shell& sh, std::vector<std::string>& argv) {
     int st = 0;
     for (size_t n = k.first; n < argv.size(); ++n) {
       auto v = str::parse_int(argv[n]);
+      if (!v && !sh.opt.posix) {  // bash: a name gives its number
+        int s = Shell::signal_number(argv[n]);
+        if (s > 0) {
+          sh.out() << std::to_string(s) << '\n';
+          continue;
+        }
+      }
       int64_t num = v ? (*v > 128 ? *v - 128 : *v) : 0;
       if (!v || num <= 0 || num >= NSIG) {
         // As dash: -l maps numbers and exit statuses to names, not names to numbers.
@@ -290,6 +314,16 @@ TrapArgs parse_trap_args(const std::vector<std::string>& argv) {
   return t;
 }
 
+// bash's pseudo-signals (not in sh mode): DEBUG, ERR, RETURN -> 0, 1, 2; else -1.
+constexpr const char* kPseudoTraps[] = {"DEBUG", "ERR", "RETURN"};
+int pseudo_trap_index(const Shell& sh, std::string_view name) {
+  if (sh.opt.posix) return -1;
+  if (name.substr(0, 3) == "SIG") name.remove_prefix(3);
+  for (int i = 0; i < 3; ++i)
+    if (name == kPseudoTraps[i]) return i;
+  return -1;
+}
+
 int bi_trap(Shell& sh, std::vector<std::string>& argv) {
   using M = TrapArgs::Mode;
   TrapArgs t = parse_trap_args(argv);
@@ -299,10 +333,16 @@ int bi_trap(Shell& sh, std::vector<std::string>& argv) {
       sh.out() << "trap -- " << str::quote_always(sh.traps[s]) << ' '
                << Shell::signal_name(s) << '\n';
     }
+    for (int p = 0; p < 3; ++p)
+      if (sh.pseudo_trap_set[p]) sh.out() << "trap -- " << str::quote_always(sh.pseudo_traps[p]) << ' ' << kPseudoTraps[p] << '\n';
     return 0;
   }
   if (t.mode == M::print_some) {
     for (size_t k = t.first_sig; k < argv.size(); ++k) {
+      if (int p = pseudo_trap_index(sh, argv[k]); p >= 0) {
+        if (sh.pseudo_trap_set[p]) sh.out() << "trap -- " << str::quote_always(sh.pseudo_traps[p]) << ' ' << kPseudoTraps[p] << '\n';
+        continue;
+      }
       int s = Shell::signal_number(argv[k]);
       if (s >= 0 && sh.trap_set[s])
         sh.out() << "trap -- " << str::quote_always(sh.traps[s]) << ' ' << Shell::signal_name(s) << '\n';
@@ -315,6 +355,11 @@ int bi_trap(Shell& sh, std::vector<std::string>& argv) {
   }
   int st = 0;
   for (size_t k = t.first_sig; k < argv.size(); ++k) {
+    if (int p = pseudo_trap_index(sh, argv[k]); p >= 0) {  // bash's ERR, DEBUG, RETURN
+      sh.pseudo_traps[p] = t.mode == M::reset ? std::string() : t.action;
+      sh.pseudo_trap_set[p] = t.mode != M::reset;
+      continue;
+    }
     int s = Shell::signal_number(argv[k]);
     if (s < 0 || s == SIGKILL || s == SIGSTOP) {
       sh.error("trap: " + argv[k] + ": bad trap");

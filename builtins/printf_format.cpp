@@ -6,7 +6,9 @@
 // Strings (%s %b %c) are padded here because they may contain NUL bytes.
 #include "builtins/printf_format.h"
 
+#include <langinfo.h>
 #include <locale.h>
+#include <time.h>
 
 #include <cerrno>
 #include <cinttypes>
@@ -77,6 +79,110 @@ void append_vformat(std::string& out, const char* fmt, ...) {
 }
 
 // The C locale for the floating conversions, whatever LC_NUMERIC the process has.
+// Appends code point CP as UTF-8 when the locale's characters are UTF-8, else as
+// one byte when it is ASCII, else as bash's own text for it (\uXXXX).
+bool g_escape_utf8 = false;  // set_escape_utf8
+
+void append_code_point(std::string& out, uint32_t cp, char kind) {
+  const bool utf8 = g_escape_utf8;
+  if (cp < 0x80) {
+    out.push_back(char(cp));
+  } else if (!utf8 || cp > 0x10ffff) {
+    char buf[16];
+    std::snprintf(buf, sizeof buf, kind == 'u' ? "\\u%04X" : "\\U%08X", unsigned(cp));
+    out += buf;
+  } else if (cp < 0x800) {
+    out.push_back(char(0xc0 | (cp >> 6)));
+    out.push_back(char(0x80 | (cp & 0x3f)));
+  } else if (cp < 0x10000) {
+    out.push_back(char(0xe0 | (cp >> 12)));
+    out.push_back(char(0x80 | ((cp >> 6) & 0x3f)));
+    out.push_back(char(0x80 | (cp & 0x3f)));
+  } else {
+    out.push_back(char(0xf0 | (cp >> 18)));
+    out.push_back(char(0x80 | ((cp >> 12) & 0x3f)));
+    out.push_back(char(0x80 | ((cp >> 6) & 0x3f)));
+    out.push_back(char(0x80 | (cp & 0x3f)));
+  }
+}
+
+int hex_value(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+// bash's escapes beyond dash's (\xHH, \uHHHH, \UHHHHHHHH, \E, \", \', \?), for
+// printf's format, %b and echo -e. `i` is after the backslash. Returns the position
+// after the escape, or npos when it is none of these.
+size_t bash_escape(std::string_view s, size_t i, std::string& out) {
+  if (i >= s.size()) return std::string_view::npos;
+  char c = s[i];
+  if (c == 'E') {
+    out.push_back('\033');
+    return i + 1;
+  }
+  if (c == '"' || c == '\'' || c == '?') {
+    out.push_back(c);
+    return i + 1;
+  }
+  int max = c == 'x' ? 2 : c == 'u' ? 4 : c == 'U' ? 8 : 0;
+  if (max == 0) return std::string_view::npos;
+  size_t j = i + 1;
+  uint32_t v = 0;
+  int n = 0;
+  for (; n < max && j < s.size() && hex_value(s[j]) >= 0; ++n, ++j) v = v * 16 + uint32_t(hex_value(s[j]));
+  if (n == 0) return std::string_view::npos;  // "\x" alone stays as it is
+  if (c == 'x') out.push_back(char(v & 0xff));
+  else append_code_point(out, v, c);
+  return j;
+}
+
+// bash's printf %q: the word quoted so the shell reads it back as it is.
+std::string bash_quote(std::string_view s) {
+  if (s.empty()) return "''";
+  bool control = false;
+  for (unsigned char c : s)
+    if (c < 0x20 || c == 0x7f || c >= 0x80) control = true;
+  std::string out;
+  if (control) {  // $'...' with C escapes
+    out = "$'";
+    for (unsigned char c : s) {
+      switch (c) {
+        case '\a': out += "\\a"; break;
+        case '\b': out += "\\b"; break;
+        case '\033': out += "\\E"; break;
+        case '\f': out += "\\f"; break;
+        case '\n': out += "\\n"; break;
+        case '\r': out += "\\r"; break;
+        case '\t': out += "\\t"; break;
+        case '\v': out += "\\v"; break;
+        case '\\': out += "\\\\"; break;
+        case '\'': out += "\\'"; break;
+        default:
+          if (c < 0x20 || c >= 0x7f) {
+            char buf[8];
+            std::snprintf(buf, sizeof buf, "\\%03o", unsigned(c));
+            out += buf;
+          } else {
+            out.push_back(char(c));
+          }
+      }
+    }
+    out += "'";
+    return out;
+  }
+  for (size_t k = 0; k < s.size(); ++k) {
+    char c = s[k];
+    if (std::strchr(" \t\n'\"\\|&;()<>!{}*[?]^$`,", c) != nullptr ||
+        (k == 0 && (c == '#' || c == '~')))
+      out.push_back('\\');
+    out.push_back(c);
+  }
+  return out;
+}
+
 locale_t c_locale() {
   static locale_t loc = newlocale(LC_ALL_MASK, "C", static_cast<locale_t>(nullptr));
   return loc;
@@ -84,8 +190,8 @@ locale_t c_locale() {
 
 class Formatter {
  public:
-  Formatter(std::string_view format, const std::vector<std::string>& args)
-      : fmt_(format), args_(args) {}
+  Formatter(std::string_view format, const std::vector<std::string>& args, bool bash)
+      : fmt_(format), args_(args), bash_(bash) {}
 
   PrintfResult run() {
     do {
@@ -176,6 +282,13 @@ class Formatter {
     while (i < f.size()) {
       const char c = f[i];
       if (c == '\\') {
+        if (bash_) {
+          size_t after = bash_escape(f, i + 1, r_.out);
+          if (after != std::string_view::npos) {
+            i = after;
+            continue;
+          }
+        }
         char out;
         i = conv_escape(f, i + 1, &out);
         r_.out.push_back(out);
@@ -238,7 +351,37 @@ class Formatter {
       error("missing format character", 2);
       return false;
     }
+    if (bash_ && f[i] == '(') {  // %(strftime)T: a time in seconds since the epoch
+      size_t close = f.find(')', i);
+      if (close == std::string_view::npos || close + 1 >= f.size() || f[close + 1] != 'T') {
+        error("`(': invalid time format specification", 1);
+        return false;
+      }
+      std::string tf(f.substr(i + 1, close - i - 1));
+      i = close + 2;
+      const std::string* a = next();
+      time_t t = ::time(nullptr);
+      if (a && !a->empty()) {
+        char* end = nullptr;
+        long long v = std::strtoll(a->c_str(), &end, 10);
+        if (*end) error(*a + ": invalid number", 1);
+        else if (v >= 0) t = time_t(v);
+        else if (v == -2) t = start_time();
+      }
+      struct tm tmv {};
+      ::localtime_r(&t, &tmv);
+      char buf[1024];
+      size_t n = tf.empty() ? 0 : ::strftime(buf, sizeof buf, tf.c_str(), &tmv);
+      put_field(std::string_view(buf, n), flags.find('-') != std::string::npos, width, have_prec ? prec : -1);
+      return true;
+    }
     const char conv = f[i++];
+    if (bash_ && conv == 'q') {
+      const std::string* a = next();
+      put_field(bash_quote(a ? std::string_view(*a) : std::string_view()), flags.find('-') != std::string::npos,
+                width, have_prec ? prec : -1);
+      return true;
+    }
     if (std::strchr("diouxXeEfFgGaAcsb", conv) == nullptr || conv == '\0') {
       error(std::string(f.substr(start, i - start)) + ": invalid directive", 2);
       return false;
@@ -263,7 +406,7 @@ class Formatter {
       case 'b': {
         const std::string* a = next();
         bool stop = false;
-        std::string s = process_escapes_b(a ? std::string_view(*a) : std::string_view(), &stop);
+        std::string s = process_escapes_b(a ? std::string_view(*a) : std::string_view(), &stop, bash_);
         put_field(s, left, width, p);
         return !stop;
       }
@@ -296,15 +439,21 @@ class Formatter {
     return true;
   }
 
+  static time_t start_time() {
+    static const time_t t = ::time(nullptr);
+    return t;
+  }
+
   std::string_view fmt_;
   const std::vector<std::string>& args_;
+  bool bash_ = false;
   size_t next_arg_ = 0;
   PrintfResult r_;
 };
 
 }  // namespace
 
-std::string process_escapes_b(std::string_view s, bool* stop) {
+std::string process_escapes_b(std::string_view s, bool* stop, bool bash) {
   std::string out;
   out.reserve(s.size());
   if (stop) *stop = false;
@@ -321,6 +470,13 @@ std::string process_escapes_b(std::string_view s, bool* stop) {
       if (stop) *stop = true;
       return out;
     }
+    if (bash) {
+      size_t after = bash_escape(s, i, out);
+      if (after != std::string_view::npos) {
+        i = after;
+        continue;
+      }
+    }
     // In %b an octal escape is \0 followed by up to three digits (or \NNN).
     if (i + 1 < s.size() && s[i] == '0' && is_odigit(s[i + 1])) ++i;
     char ch;
@@ -330,8 +486,10 @@ std::string process_escapes_b(std::string_view s, bool* stop) {
   return out;
 }
 
-PrintfResult printf_format(std::string_view format, const std::vector<std::string>& args) {
-  return Formatter(format, args).run();
+void set_escape_utf8(bool on) { g_escape_utf8 = on; }
+
+PrintfResult printf_format(std::string_view format, const std::vector<std::string>& args, bool bash) {
+  return Formatter(format, args, bash).run();
 }
 
 }  // namespace lash::builtins

@@ -17,10 +17,15 @@ struct PrintfResult {
   int status = 0;                    // 0, or 1 when any error occurred
 };
 
-PrintfResult printf_format(std::string_view format, const std::vector<std::string>& args);
+// BASH adds bash's %q, %(fmt)T and escapes (\xHH \uHHHH \UHHHHHHHH \E) to format and %b.
+PrintfResult printf_format(std::string_view format, const std::vector<std::string>& args, bool bash = false);
 
 // The escape processing of %b and of `echo` (dash's echo interprets escapes):
 // returns false in *stop if \c was seen (output ends there).
-std::string process_escapes_b(std::string_view s, bool* stop);
+// Whether \u and \U escapes write UTF-8 (the shell's locale has UTF-8 characters);
+// otherwise a code point above ASCII is written as the escape's text, as bash does.
+void set_escape_utf8(bool on);
+
+std::string process_escapes_b(std::string_view s, bool* stop, bool bash = false);
 
 }  // namespace lash::builtins

@@ -17,6 +17,8 @@ void register_all() {
   register_sessions();
   register_config();
   register_declare();
+  register_shopt();
+  register_bash_io();
 }
 
 }  // namespace lash::builtins

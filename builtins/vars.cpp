@@ -1,4 +1,8 @@
 // Variable builtins: export readonly unset set shift local read getopts.
+#include <fcntl.h>
+#include <poll.h>
+#include <termios.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -321,16 +325,24 @@ bool is_ifs_ws(char c, const std::string& ifs) {
 }
 
 // read's arguments, for bi_read and read_effects: -r, -p PROMPT (in a group like
-// -rp the next word is the prompt), `--`, then at least one NAME. `error` is the
-// message of a usage error, after which read reads and assigns nothing.
+// -rp the next word is the prompt), bash's -a NAME, -d DELIM, -n N, -N N, -s, -t
+// SECONDS, -u FD (an option's value may be attached: -d:, -n1), `--`, then the
+// NAMEs (bash: none means REPLY). `error` is the message of a usage error, after
+// which read reads and assigns nothing.
 struct ReadArgs {
   bool raw = false;
   std::string prompt;
   std::vector<std::string> names;
   std::string array;  // -a NAME (bash): every field into an indexed array
+  char delim = '\n';
+  long nchars = -1;      // -n: at most this many characters
+  bool exact = false;    // -N: exactly nchars, no delimiter, no splitting
+  bool silent = false;   // -s: no echo on a terminal
+  double timeout = -1;   // -t
+  int fd = 0;            // -u
   std::string error;
 };
-ReadArgs parse_read_args(const std::vector<std::string>& argv) {
+ReadArgs parse_read_args(const std::vector<std::string>& argv, bool posix) {
   ReadArgs r;
   size_t i = 1;
   for (; i < argv.size() && argv[i].size() > 1 && argv[i][0] == '-'; ++i) {
@@ -342,26 +354,71 @@ ReadArgs parse_read_args(const std::vector<std::string>& argv) {
       char c = argv[i][k];
       if (c == 'r') {
         r.raw = true;
-      } else if (c == 'p') {
-        if (i + 1 >= argv.size()) {
-          r.error = "read: No arg for -p option";
-          return r;
-        }
-        r.prompt = argv[++i];
-        break;
-      } else if (c == 'a' && k + 1 == argv[i].size() && i + 1 < argv.size()) {
-        r.array = argv[++i];
-        break;
-      } else {
+        continue;
+      }
+      if (c == 's' && !posix) {
+        r.silent = true;
+        continue;
+      }
+      bool takes = c == 'p' || (!posix && (c == 'a' || c == 'd' || c == 'n' || c == 'N' || c == 't' || c == 'u'));
+      if (!takes) {
         r.error = std::string("read: Illegal option -") + c;
         return r;
       }
+      std::string val;
+      if (k + 1 < argv[i].size()) {
+        val = argv[i].substr(k + 1);
+      } else if (i + 1 < argv.size()) {
+        val = argv[++i];
+      } else {
+        r.error = std::string("read: No arg for -") + c + " option";
+        return r;
+      }
+      auto number = [&](long& out) {
+        auto v = str::parse_int(val);
+        if (!v || *v < 0) {
+          r.error = "read: " + val + ": invalid " + (c == 'u' ? "file descriptor specification" : "number");
+          return false;
+        }
+        out = long(*v);
+        return true;
+      };
+      long n = 0;
+      switch (c) {
+        case 'p': r.prompt = val; break;
+        case 'a': r.array = val; break;
+        case 'd': r.delim = val.empty() ? '\0' : val[0]; break;
+        case 'n':
+        case 'N':
+          if (!number(n)) return r;
+          r.nchars = n;
+          r.exact = c == 'N';
+          break;
+        case 'u':
+          if (!number(n)) return r;
+          r.fd = int(n);
+          break;
+        case 't': {
+          char* end = nullptr;
+          r.timeout = std::strtod(val.c_str(), &end);
+          if (val.empty() || *end || r.timeout < 0) {
+            r.error = "read: " + val + ": invalid timeout specification";
+            return r;
+          }
+          break;
+        }
+        default: break;
+      }
+      break;  // the value ended this word
     }
   }
   r.names.assign(argv.begin() + long(i), argv.end());
-  if (r.names.empty() && r.array.empty()) r.error = "read: arg count";
+  if (r.names.empty() && r.array.empty()) {
+    if (posix) r.error = "read: arg count";
+    else r.names.push_back("REPLY");
+  }
   for (auto& n : r.names)
-    if (r.error.empty() && !syntax::is_name(n)) r.error = "read: " + n + ": bad variable name";
+    if (r.error.empty() && !syntax::is_name(n)) r.error = "read: `" + n + "': not a valid identifier";
   return r;
 }
 
@@ -369,14 +426,37 @@ ReadArgs parse_read_args(const std::vector<std::string>& argv) {
 exec::BuiltinEffects read_effects(Shell& sh, const std::vector<std::string>& argv) {
   exec::BuiltinEffects e;
   e.walk.operands_are_variables = true;
-  ReadArgs r = parse_read_args(argv);
+  ReadArgs r = parse_read_args(argv, sh.opt.posix);
   if (!r.error.empty()) return e;
   for (const auto& n : r.names) exec::add_env_action(sh, e.actions, n, policy::EnvOp::set, true);
   return e;
 }
 
+// Waits until FD has input or SECONDS pass: 1 ready, 0 timed out, -1 interrupted.
+int wait_readable(int fd, double seconds) {
+  struct pollfd p {fd, POLLIN, 0};
+  int ms = seconds > 2e6 ? 2000000000 : int(seconds * 1000);
+  int n = ::poll(&p, 1, ms);
+  return n < 0 ? -1 : (n > 0 ? 1 : 0);
+}
+
+// Turns off echo on a terminal for `read -s`, and back on when it ends.
+struct EchoOff {
+  int fd = -1;
+  struct termios saved {};
+  explicit EchoOff(int f) {
+    if (!::isatty(f) || ::tcgetattr(f, &saved) != 0) return;
+    struct termios t = saved;
+    t.c_lflag &= ~tcflag_t(ECHO);
+    if (::tcsetattr(f, TCSANOW, &t) == 0) fd = f;
+  }
+  ~EchoOff() {
+    if (fd >= 0) ::tcsetattr(fd, TCSANOW, &saved);
+  }
+};
+
 int bi_read(Shell& sh, std::vector<std::string>& argv) {
-  ReadArgs parsed = parse_read_args(argv);
+  ReadArgs parsed = parse_read_args(argv, sh.opt.posix);
   if (!parsed.error.empty()) {
     sh.error(parsed.error);
     return 2;
@@ -384,16 +464,49 @@ int bi_read(Shell& sh, std::vector<std::string>& argv) {
   const bool raw = parsed.raw;
   const std::string& prompt = parsed.prompt;
   const std::vector<std::string>& names = parsed.names;
-  if (!prompt.empty() && ::isatty(0)) exec::write_all(2, prompt);
+  const int fd = parsed.fd;
+  if (fd != 0 && ::fcntl(fd, F_GETFD) < 0) {
+    sh.error("read: " + std::to_string(fd) + ": invalid file descriptor: Bad file descriptor");
+    return 1;
+  }
+  if (!prompt.empty() && ::isatty(fd)) exec::write_all(2, prompt);
+  EchoOff echo_off(parsed.silent ? fd : -1);
+  if (parsed.timeout == 0) return wait_readable(fd, 0) == 1 ? 0 : 1;  // -t 0: is input there?
+  struct timespec start {};
+  ::clock_gettime(CLOCK_MONOTONIC, &start);
+  bool timed_out = false;
+  // One byte, honouring -t: 1 read, 0 end of input, -1 error (errno), -2 timed out.
+  auto read_byte = [&](char& c) -> ssize_t {
+    if (parsed.timeout > 0) {
+      struct timespec now {};
+      ::clock_gettime(CLOCK_MONOTONIC, &now);
+      double left = parsed.timeout - double(now.tv_sec - start.tv_sec) - double(now.tv_nsec - start.tv_nsec) / 1e9;
+      if (left <= 0) return -2;
+      int w = wait_readable(fd, left);
+      if (w == 0) return -2;
+      if (w < 0) {
+        errno = EINTR;
+        return -1;
+      }
+    }
+    return ::read(fd, &c, 1);
+  };
 
-  // Read one logical line byte by byte (never past the newline). `esc` marks
+  // Read one logical line byte by byte (never past the delimiter). `esc` marks
   // characters protected by a backslash (not field separators).
   std::string line;
   std::vector<bool> esc;
   bool eof = false;
+  const char delim = parsed.exact ? '\xff' : parsed.delim;
+  const bool no_delim = parsed.exact;
   for (;;) {
+    if (parsed.nchars >= 0 && long(line.size()) >= parsed.nchars) break;
     char c;
-    ssize_t n = ::read(0, &c, 1);
+    ssize_t n = read_byte(c);
+    if (n == -2) {
+      timed_out = true;
+      break;
+    }
     if (n < 0 && errno == EINTR) {
       if (exec::g_pending_any) {
         sh.run_pending_traps();
@@ -409,12 +522,12 @@ int bi_read(Shell& sh, std::vector<std::string>& argv) {
       eof = true;
       break;
     }
-    if (c == '\n') break;
-    if (c == '\\' && !raw) {
+    if (!no_delim && c == delim) break;
+    if (c == '\\' && !raw && !no_delim) {
       char d;
       ssize_t m;
-      do m = ::read(0, &d, 1);
-      while (m < 0 && errno == EINTR);
+      do m = read_byte(d);
+      while (m == -1 && errno == EINTR);
       if (m <= 0) {
         eof = true;
         break;
@@ -424,8 +537,23 @@ int bi_read(Shell& sh, std::vector<std::string>& argv) {
       esc.push_back(true);
       continue;
     }
+    if (c == '\0' && !sh.opt.posix) continue;  // bash drops NUL bytes
     line.push_back(c);
     esc.push_back(false);
+  }
+  if (timed_out) {
+    // bash assigns what arrived, and fails with a status above 128.
+    if (!names.empty()) sh.vars.set(names[0], line);
+    return 142;
+  }
+  if (parsed.exact && parsed.array.empty()) {
+    if (!sh.vars.set(names[0], line)) {
+      if (sh.vars.last_refused) return 126;
+      sh.error("read: " + names[0] + ": is read only");
+      return 2;
+    }
+    for (size_t v = 1; v < names.size(); ++v) sh.vars.set(names[v], "");
+    return eof ? 1 : 0;
   }
 
   const std::string* ifsp = sh.vars.get("IFS");

@@ -333,6 +333,7 @@ int main(int argc, char** argv) {
   if (!from_stdin) {
     const std::string& file = inv.operands.front();
     sh.arg0 = file;
+    sh.script_path = file;
     sh.params.assign(inv.operands.begin() + 1, inv.operands.end());
     int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) {

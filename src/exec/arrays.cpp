@@ -124,6 +124,7 @@ bool Shell::var_is_set(std::string_view full) {
   std::string_view name;
   std::string sub;
   if (split_subscripted(full, name, sub)) {
+    refresh_dynamic_array(name);
     if (sub == "@" || sub == "*") {
       const ArrayValue* a = vars.array(name);
       return a ? a->size() > 0 : vars.get(name) != nullptr;

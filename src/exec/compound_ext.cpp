@@ -45,7 +45,7 @@ int cond_binary(Shell& sh, const ast::CondNode& n) {
   std::string lhs = sh.expand_string(n.words[0]);
   if (op == "==" || op == "=" || op == "!=") {
     std::string pat = sh.expand_pattern(n.words[1]);
-    bool m = pattern_match(pat, lhs);
+    bool m = sh.opt.nocasematch ? pattern_match(ascii_lower(pat), ascii_lower(lhs)) : pattern_match(pat, lhs);
     return (m == (op != "!=")) ? 0 : 1;
   }
   if (op == "=~") {

@@ -335,6 +335,10 @@ class Expander {
           sh_.dry_dynamic = true;  // after the visit, which plans commands of its own
           break;
         }
+        if (cs.process) {  // <(list) >(list): the name of a pipe to the list
+          b_.expansion(sh_.process_substitution(cs.body.get(), cs.process == '>'), true);
+          break;
+        }
         std::string out = cs.body ? sh_.command_substitution(*cs.body) : std::string();
         b_.expansion(out, quoted);
         break;
@@ -410,6 +414,7 @@ class Expander {
         default: break;
       }
     }
+    sh_.refresh_dynamic_array(name);
     const std::string* v = sh_.vars.get(name);
     if (!v) {
       if (name == "LINENO") {  // the line of the command being run
@@ -529,7 +534,7 @@ class Expander {
           return;
         }
         if (!set && sh_.opt.nounset) unset_error(prm);
-        b_.expansion(std::to_string(value.size()), quoted);
+        b_.expansion(std::to_string(sh_.chars_are_utf8() ? utf8_len(value) : value.size()), quoted);
         return;
       default: break;
     }
@@ -599,6 +604,7 @@ class Expander {
   Target resolve(const ast::Parameter& prm) {
     Target t;
     t.name = prm.name;
+    sh_.refresh_dynamic_array(prm.name);
     std::string sub;
     bool has_sub = false;
     if (prm.index) {
@@ -768,6 +774,7 @@ class Expander {
       return;
     }
     if (prm.op == Op::keys) {
+      sh_.refresh_dynamic_array(prm.name);
       std::string sub = sh_.expand_string(*prm.index);
       emit_list(sh_.element_keys(prm.name), quoted, sub == "*");
       return;
@@ -783,7 +790,7 @@ class Expander {
           b_.expansion(std::to_string(t.values.size()), quoted);
         } else {
           if (!t.set && sh_.opt.nounset) unset_error(prm);
-          b_.expansion(std::to_string(utf8_len(t.values[0])), quoted);
+          b_.expansion(std::to_string(sh_.chars_are_utf8() ? utf8_len(t.values[0]) : t.values[0].size()), quoted);
         }
         return;
       case Op::use_default:
@@ -853,7 +860,16 @@ class Expander {
         }
         if (!t.set && sh_.opt.nounset) unset_error(prm);
         const std::string& v = t.values[0];
-        int64_t n = int64_t(v.size());
+        // Under a UTF-8 locale offsets count characters: starts[k] is the byte where
+        // character k begins (and starts[n] the end).
+        std::vector<size_t> starts;
+        bool chars = sh_.chars_are_utf8() && utf8_len(v) != v.size();
+        if (chars) {
+          for (size_t k = 0; k < v.size(); ++k)
+            if ((static_cast<unsigned char>(v[k]) & 0xC0) != 0x80) starts.push_back(k);
+          starts.push_back(v.size());
+        }
+        int64_t n = chars ? int64_t(starts.size() - 1) : int64_t(v.size());
         if (off < 0) off += n;
         if (off < 0 || off > n) {
           b_.expansion(std::string(), quoted);
@@ -868,7 +884,8 @@ class Expander {
           }
           end = std::min(end, n);
         }
-        b_.expansion(v.substr(size_t(off), size_t(end - off)), quoted);
+        if (chars) b_.expansion(v.substr(starts[size_t(off)], starts[size_t(end)] - starts[size_t(off)]), quoted);
+        else b_.expansion(v.substr(size_t(off), size_t(end - off)), quoted);
         return;
       }
       default: {
@@ -976,20 +993,34 @@ void Shell::expand_words(const std::vector<ast::Word>& words, std::vector<std::s
   }
 }
 
+bool Shell::chars_are_utf8() const {
+  const std::string* v = vars.get("LC_ALL");
+  if (!v || v->empty()) v = vars.get("LC_CTYPE");
+  if (!v || v->empty()) v = vars.get("LANG");
+  if (!v) return false;
+  std::string low;
+  for (char c : *v) low.push_back(char(std::tolower(static_cast<unsigned char>(c))));
+  return low.find("utf-8") != std::string::npos || low.find("utf8") != std::string::npos;
+}
+
 void Shell::glob_fields(void* builder, std::vector<std::string>& out) {
   Builder& b = *static_cast<Builder*>(builder);
   {
+    GlobOptions gopts{opt.dotglob, opt.nocaseglob, opt.globstar};
     for (auto& f : b.fields()) {
       if (f.glob) {
         // Names not read from a listing are checked as the session sees them too.
         auto matches = glob_expand(
             f.pat, [this](const std::string& dir, std::vector<std::string>& names) { return list_user_dir(*this, dir, names); },
             view_is_confined(*this) ? PathExists([this](const std::string& p) { return view_path_exists(*this, p); })
-                                    : PathExists(path_exists_direct));
+                                    : PathExists(path_exists_direct),
+            gopts);
         if (!matches.empty()) {
           for (auto& m : matches) out.push_back(std::move(m));
           continue;
         }
+        if (opt.nullglob && !opt.posix) continue;  // shopt nullglob: no word at all
+        if (opt.failglob && !opt.posix) throw FatalError{"no match: " + f.text, 1};
       }
       out.push_back(std::move(f.text));
     }

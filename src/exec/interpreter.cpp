@@ -75,12 +75,23 @@ int Shell::eval_and_or(const ast::AndOr& ao, bool tail) {
   return st;
 }
 
+// bash's ERR trap: runs where set -e would act, before it does (its status is
+// not the command's).
+void Shell::err_trap_due(const ast::Pipeline& p, int st) {
+  if (p.bang || cond_depth != 0 || ctl != Ctl::none || in_pseudo_trap) return;
+  if (p.commands.size() == 1 && is_compound_for_errexit(p.commands[0])) return;
+  status = st;
+  run_pseudo_trap(kTrapErr);
+  status = st;
+}
+
 int Shell::eval_pipeline(const ast::Pipeline& p, bool tail) {
   int st;
   ForegroundJob job(*this, p.range);  // interactive job control: the pipeline is one job
   if (p.bang) ++cond_depth;
   if (p.commands.size() == 1) {
     st = eval_command(p.commands[0], tail && !p.bang);
+    if (st != 0 && pseudo_trap_set[kTrapErr]) err_trap_due(p, st);
     if (!p.bang && st != 0 && opt.errexit && cond_depth == 0 && ctl == Ctl::none &&
         !is_compound_for_errexit(p.commands[0])) {
       status = st;
@@ -89,6 +100,7 @@ int Shell::eval_pipeline(const ast::Pipeline& p, bool tail) {
     }
   } else {
     st = Interp::run_pipeline(*this, p);
+    if (st != 0 && pseudo_trap_set[kTrapErr]) err_trap_due(p, st);
     if (!p.bang && st != 0 && opt.errexit && cond_depth == 0 && ctl == Ctl::none) {
       status = st;
       ctl = Ctl::exit;
@@ -96,6 +108,10 @@ int Shell::eval_pipeline(const ast::Pipeline& p, bool tail) {
     }
   }
   st = job.finish(st);
+  if (p.commands.size() == 1) {
+    pipestatus.resize(1);
+    pipestatus[0] = st;
+  }
   if (p.bang) {
     --cond_depth;
     st = st == 0 ? 1 : 0;
@@ -130,6 +146,7 @@ int Shell::eval_command(const ast::Command& c, bool tail) {
   }
 
   // Compound commands: their redirections apply to the whole body.
+  ProcsubScope procsubs(*this);
   FdSaver saver;
   if (!c.redirects.empty()) {
     std::vector<PlannedRedirect> planned;
@@ -262,26 +279,33 @@ int Interp::run_for(Shell& sh, const ast::ForClause& n) {
 
 int Interp::run_case(Shell& sh, const ast::CaseClause& n, bool tail) {
   std::string subject = sh.expand_string(n.subject);
+  int result = 0;
   for (size_t i = 0; i < n.items.size(); ++i) {
     bool matched = false;
     for (const auto& pw : n.items[i].patterns) {
       std::string pat = sh.expand_pattern(pw);
-      if (pattern_match(pat, subject)) {
+      if (sh.opt.nocasematch && !sh.opt.posix ? pattern_match(ascii_lower(pat), ascii_lower(subject))
+                                              : pattern_match(pat, subject)) {
         matched = true;
         break;
       }
     }
     if (!matched) continue;
     int st = 0;
-    // ;& falls through into the following bodies without testing their patterns.
-    for (size_t j = i; j < n.items.size(); ++j) {
+    // ;& falls through into the following bodies without testing their patterns;
+    // ;;& goes on testing the patterns after the body it ran.
+    size_t j = i;
+    for (; j < n.items.size(); ++j) {
       const auto& item = n.items[j];
-      bool last = !item.fallthrough || j + 1 == n.items.size();
+      bool last = (!item.fallthrough && !item.test_next) || j + 1 == n.items.size();
       st = item.body ? sh.eval_list(*item.body, tail && last) : 0;
       if (sh.ctl != Ctl::none || !item.fallthrough) break;
     }
-    return st;
+    result = st;
+    if (sh.ctl != Ctl::none || j >= n.items.size() || !n.items[j].test_next) return st;
+    i = j;
   }
+  if (result != 0) return result;
   return 0;
 }
 
@@ -363,10 +387,12 @@ int Interp::run_pipeline(Shell& sh, const ast::Pipeline& p) {
   // EPIPE, not a reader lash keeps open while it waits for it.
   prev_read.reset();
   int st = 0, fail = 0;
+  sh.pipestatus.clear();
   for (size_t i = 0; i < pids.size(); ++i) {
     int s = sh.wait_pid(pids[i]);
     st = s;
     if (s != 0) fail = s;
+    sh.pipestatus.push_back(s);
   }
   if (pids.size() < n) return refused ? status::refused : 2;
   if (sh.opt.pipefail) return fail;

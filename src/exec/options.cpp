@@ -20,6 +20,7 @@ constexpr OptionInfo kOptions[] = {
     {"debug", 0, nullptr},                 {"pipefail", 0, &Options::pipefail},
     {"nohighlight", 0, &Options::nohighlight},
     {"posix", 0, &Options::posix},
+    {"errtrace", 'E', &Options::errtrace},  {"functrace", 'T', &Options::functrace},
 };
 
 void apply(Shell& sh, const OptionInfo& o, bool on) {

@@ -654,6 +654,13 @@ std::string pattern_trim(std::string_view text, std::string_view pattern, TrimKi
   return suffix ? std::string(text.substr(0, n - l)) : std::string(text.substr(l));
 }
 
+std::string ascii_lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out)
+    if (c >= 'A' && c <= 'Z') c = char(c - 'A' + 'a');
+  return out;
+}
+
 // ---- pathname expansion ---------------------------------------------------------
 
 namespace {
@@ -664,12 +671,51 @@ struct GlobState {
   // Components of the pattern, each followed by its separator ("", "/", "//"...).
   std::vector<std::pair<std::string_view, std::string_view>> comps;
   std::vector<std::string> results;
+  GlobOptions opts;
 };
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out)
+    if (c >= 'A' && c <= 'Z') c = char(c - 'A' + 'a');
+  return out;
+}
+
+void glob_rec(GlobState& st, std::string& prefix, size_t idx);
+
+// globstar's "**": this directory and every directory below it (not following
+// hidden ones unless dotglob), each continuing with the next component; as the
+// last component, every name below.
+void glob_star_rec(GlobState& st, std::string& prefix, size_t idx, int depth) {
+  const bool last = idx + 1 == st.comps.size();
+  const size_t base = prefix.size();
+  if (!last) glob_rec(st, prefix, idx + 1);
+  if (depth > 64) return;  // a bound on pathological trees
+  std::vector<std::string> names;
+  if (!st.list_dir(prefix.empty() ? std::string(".") : prefix, names)) return;
+  std::sort(names.begin(), names.end());
+  for (const std::string& name : names) {
+    if (name.empty() || (name[0] == '.' && !st.opts.dotglob)) continue;
+    prefix.resize(base);
+    prefix += name;
+    bool dir = st.exists(prefix + "/");
+    if (last) st.results.push_back(prefix);
+    if (dir) {
+      prefix += '/';
+      glob_star_rec(st, prefix, idx, depth + 1);
+    }
+  }
+  prefix.resize(base);
+}
 
 void glob_rec(GlobState& st, std::string& prefix, size_t idx) {
   const auto [comp, sep] = st.comps[idx];
   const bool last = idx + 1 == st.comps.size();
   const size_t base = prefix.size();
+  if (st.opts.globstar && comp == "**") {
+    glob_star_rec(st, prefix, idx, 0);
+    return;
+  }
   if (!has_glob_chars(comp)) {
     prefix += pattern_unescape(comp);
     if (last) {
@@ -689,7 +735,7 @@ void glob_rec(GlobState& st, std::string& prefix, size_t idx) {
   std::vector<std::string> names;
   if (!st.list_dir(prefix.empty() ? std::string(".") : prefix, names)) return;
   Compiled c;
-  compile(comp, true, c);
+  compile(st.opts.nocase ? std::string_view(lower(comp)) : comp, true, c);
   const bool explicit_dot = !c.e.empty() && c.e[0].kind == kLit && c.e[0].ch == '.';
   // As dash: a component that starts with a literal '.' also matches . and ..
   if (explicit_dot) {
@@ -698,10 +744,12 @@ void glob_rec(GlobState& st, std::string& prefix, size_t idx) {
   }
   for (const std::string& name : names) {
     if (name.empty()) continue;
-    if (name[0] == '.' && !explicit_dot) continue;
+    if (name[0] == '.' && !explicit_dot && !st.opts.dotglob) continue;
     if (name.find('/') != std::string::npos) continue;
+    const std::string folded = st.opts.nocase ? lower(name) : std::string();
+    const std::string& subject = st.opts.nocase ? folded : name;
     if (!match_elems(c.e.data(), c.e.size(), c.sets.data(),
-                     reinterpret_cast<const unsigned char*>(name.data()), name.size()))
+                     reinterpret_cast<const unsigned char*>(subject.data()), subject.size()))
       continue;
     prefix.resize(base);
     prefix += name;
@@ -721,9 +769,9 @@ void glob_rec(GlobState& st, std::string& prefix, size_t idx) {
 }  // namespace
 
 std::vector<std::string> glob_expand(std::string_view pattern, const ListDir& list_dir,
-                                     const PathExists& exists) {
+                                     const PathExists& exists, const GlobOptions& opts) {
   if (pattern.empty() || !has_glob_chars(pattern)) return {};
-  GlobState st{list_dir, exists, {}, {}};
+  GlobState st{list_dir, exists, {}, {}, opts};
   size_t i = 0;
   std::string prefix;
   while (i < pattern.size() && pattern[i] == '/') ++i;

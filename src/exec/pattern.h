@@ -16,6 +16,9 @@ namespace lash::exec {
 // text is only matched by a literal '.' (pathname expansion rules).
 bool pattern_match(std::string_view pattern, std::string_view text, bool pathname = false);
 
+// A copy with ASCII letters lowered (shopt nocasematch, nocaseglob).
+std::string ascii_lower(std::string_view s);
+
 // True if the pattern contains an unescaped * ? or [ (i.e. pathname expansion applies).
 bool has_glob_chars(std::string_view pattern);
 
@@ -38,8 +41,14 @@ std::vector<std::string> glob_expand(std::string_view pattern, const ListDir& li
 // pattern, and implicitly by listing them otherwise. The two-argument form uses
 // path_exists_direct. A pattern without glob characters gives an empty result.
 using PathExists = std::function<bool(const std::string& path)>;
+// bash's shopt options for pathname expansion (all off: POSIX).
+struct GlobOptions {
+  bool dotglob = false;   // a leading '.' is matched by * ? [ too
+  bool nocase = false;    // letters match either case
+  bool globstar = false;  // a component "**" matches any number of directories
+};
 std::vector<std::string> glob_expand(std::string_view pattern, const ListDir& list_dir,
-                                     const PathExists& exists);
+                                     const PathExists& exists, const GlobOptions& opts = {});
 
 // The default PathExists: lstat(path) succeeds.
 bool path_exists_direct(const std::string& path);

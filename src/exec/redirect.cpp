@@ -1,5 +1,7 @@
 #include "exec/redirect.h"
 
+#include <algorithm>
+
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -56,7 +58,14 @@ std::string bad_fd_error(const PlannedRedirect& r) {
 // lash's own descriptors are all close-on-exec; the script's are not (fds inherited
 // from the invoker never are). A script must not hand lash's audit log, ruleset or
 // broker socket to a program.
+namespace {
+std::vector<int> g_procsub_fds;  // this process's open process substitutions
+}
+void note_procsub_fds(const std::vector<int>& fds) { g_procsub_fds = fds; }
+
 bool script_fd(int fd) {
+  if (fd >= kFirstPrivateFd && std::find(g_procsub_fds.begin(), g_procsub_fds.end(), fd) != g_procsub_fds.end())
+    return true;  // a process substitution's pipe: the script named it
   if (fd < 0 || fd >= kFirstPrivateFd) return false;
   int flags = ::fcntl(fd, F_GETFD);
   return flags >= 0 && !(flags & FD_CLOEXEC);

@@ -4,6 +4,7 @@
 #include "exec/stack_guard.h"
 
 #include <fcntl.h>
+#include <sys/wait.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -12,6 +13,7 @@
 #include <cstring>
 
 #include "exec/interp.h"
+#include "exec/redirect.h"
 #include "sandbox/launch.h"
 #include "syntax/parser.h"
 
@@ -123,6 +125,7 @@ int Shell::run_text(std::string_view text, const std::string& filename, uint32_t
   po.text_is_complete = true;  // the whole script or string: its end is the real end
   po.first_line = first_line;
   po.alias = [this](std::string_view name) -> const std::string* {
+    if (!opt.expand_aliases) return nullptr;
     auto it = aliases.find(name);
     return it == aliases.end() ? nullptr : &it->second;
   };
@@ -182,6 +185,7 @@ int Shell::eval_string(std::string_view text, const std::string& filename) {
   po.filename = filename;
   po.first_line = line ? line : 1;
   po.alias = [this](std::string_view name) -> const std::string* {
+    if (!opt.expand_aliases) return nullptr;
     auto it = aliases.find(name);
     return it == aliases.end() ? nullptr : &it->second;
   };
@@ -254,6 +258,7 @@ int Shell::run_fd(int fd, const std::string& filename) {
   po.extensions = !opt.posix;
   po.filename = filename;
   po.alias = [this](std::string_view name) -> const std::string* {
+    if (!opt.expand_aliases) return nullptr;
     auto it = aliases.find(name);
     return it == aliases.end() ? nullptr : &it->second;
   };
@@ -372,6 +377,58 @@ std::string Shell::command_substitution(const ast::List& body) {
   subst_status = status = wait_pid(pid);
   while (!out.empty() && out.back() == '\n') out.pop_back();
   return out;
+}
+
+}  // namespace lash::exec
+
+namespace lash::exec {
+
+std::string Shell::process_substitution(const ast::List* body, bool to_list) {
+  int fds[2];
+  if (::pipe2(fds, O_CLOEXEC) < 0) throw FatalError{std::string("cannot create pipe: ") + std::strerror(errno), 2};
+  unique_fd read_end(fds[0]), write_end(fds[1]);
+  // The list's end becomes its stdin (>(list)) or stdout (<(list)).
+  pid_t pid = fork_subshell(
+      *this,
+      [&] {
+        for (int fd : procsub_fds) ::close(fd);  // earlier substitutions' ends are not the list's
+        procsub_fds.clear();
+        note_procsub_fds(procsub_fds);
+        unique_fd& mine = to_list ? read_end : write_end;
+        (to_list ? write_end : read_end).reset();
+        if (!move_fd_to(mine, to_list ? 0 : 1)) {
+          error(std::string("cannot connect the process substitution: ") + std::strerror(errno));
+          child_exit(2);
+        }
+      },
+      [&] { return body ? eval_list(*body, true) : 0; });
+  if (pid == kForkRefused) throw Refused{};
+  if (pid < 0) throw FatalError{"", 2};
+  unique_fd& ours = to_list ? write_end : read_end;
+  // The command that names /dev/fd/N must inherit N: the one descriptor lash leaves
+  // without O_CLOEXEC, above the user's 0-9, and closed once the command is done.
+  int fd = ::fcntl(ours.get(), F_DUPFD, 60);
+  if (fd < 0) throw FatalError{std::string("cannot keep the process substitution: ") + std::strerror(errno), 2};
+  procsub_fds.push_back(fd);
+  procsub_pids.push_back(pid);
+  note_procsub_fds(procsub_fds);
+  return "/dev/fd/" + std::to_string(fd);
+}
+
+void Shell::close_process_substitutions(size_t from) {
+  for (size_t i = from; i < procsub_fds.size(); ++i) ::close(procsub_fds[i]);
+  procsub_fds.resize(from);
+  note_procsub_fds(procsub_fds);
+  // A list that has ended is collected now; one still running (>(cat) writing its
+  // output) is tried again after a later command.
+  std::vector<pid_t> running;
+  for (pid_t pid : procsub_pids) {
+    int st = 0;
+    pid_t r = ::waitpid(pid, &st, WNOHANG);
+    if (r == pid) child_gone(pid);
+    else if (r == 0) running.push_back(pid);
+  }
+  procsub_pids.swap(running);
 }
 
 }  // namespace lash::exec

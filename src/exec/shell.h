@@ -47,6 +47,19 @@ struct Options {
   bool stdin_cmds = false; // -s
   bool ignoreeof = false;  // -o ignoreeof: ^D does not end an interactive shell
   bool nohighlight = false; // -o nohighlight: no red for refused command words
+  bool errtrace = false;   // -E: the ERR trap is inherited by functions and subshells
+  bool functrace = false;  // -T: DEBUG and RETURN traps are inherited by functions
+  // shopt options (builtins/shopt.cpp); bash's defaults
+  bool nullglob = false;     // a pattern matching nothing expands to nothing
+  bool failglob = false;     // a pattern matching nothing is an error
+  bool dotglob = false;      // * and ? match a leading dot
+  bool nocaseglob = false;   // pathname patterns ignore case
+  bool globstar = false;     // ** matches any depth of directories
+  bool extglob = false;      // ?(..) *(..) +(..) @(..) !(..) in patterns
+  bool nocasematch = false;  // case and [[ == ]] ignore case
+  bool lastpipe = false;     // the last member of a pipeline runs in this shell
+  bool expand_aliases = true;
+  bool inherit_errexit = false;  // command substitutions keep set -e
 };
 
 // Loop and function control requested by break/continue/return/exit: the
@@ -148,10 +161,31 @@ class Shell {
   void expand_word(const ast::Word& w, std::vector<std::string>& out);  // fields, globbed
   // Pathname expansion of the fields an expand.cpp Builder collected.
   void glob_fields(void* builder, std::vector<std::string>& out);
+  // The locale (LC_ALL, LC_CTYPE, LANG as the shell has them) has UTF-8 characters:
+  // ${#v} and ${v:o:l} count characters, not bytes.
+  bool chars_are_utf8() const;
   std::string expand_string(const ast::Word& w);   // no field splitting, no globbing
   std::string expand_pattern(const ast::Word& w);  // quoted characters escaped
   std::string expand_heredoc(const ast::Redirect& r);
   std::string command_substitution(const ast::List& body);
+  // <(list) / >(list): starts BODY in a subshell (fork_subshell: the gate, the
+  // process limit) with a pipe on its stdout (or stdin with TO_LIST) and returns the
+  // /dev/fd/N name of the shell's end, which stays open until the command that
+  // named it has run (close_process_substitutions).
+  std::string process_substitution(const ast::List* body, bool to_list);
+  void close_process_substitutions(size_t from);
+  // Closes the substitutions a command opened when it is done (not those of an
+  // enclosing command: `f <(list)` keeps its name valid while f runs).
+  struct ProcsubScope {
+    Shell& sh;
+    size_t mark;
+    explicit ProcsubScope(Shell& s) : sh(s), mark(s.procsub_fds.size()) {}
+    ~ProcsubScope() {
+      if (sh.procsub_fds.size() > mark || !sh.procsub_pids.empty()) sh.close_process_substitutions(mark);
+    }
+  };
+  std::vector<int> procsub_fds;     // the shell's ends, open for the current command
+  std::vector<pid_t> procsub_pids;  // their lists, reaped once the command is done
   // Evaluates arithmetic text ((( )), let, [[ -eq ]], subscripts); an error is a
   // FatalError with the message dash/bash print.
   int64_t arith_value(std::string_view expr);
@@ -240,6 +274,34 @@ class Shell {
   bool in_trap = false;
   int exit_status_for_ctl = 0;
   int subst_status = 0;    // status of the last command substitution (for `x=$(cmd)`)
+
+  // bash's call stack (FUNCNAME, BASH_SOURCE, BASH_LINENO, caller): one frame per
+  // function call or sourced file; the arrays are made from it when a script reads
+  // them (call_frames.cpp), so a call costs one push.
+  struct CallFrame {
+    std::string func;    // the function's name, or "source"
+    std::string source;  // the file running it
+    uint32_t line = 0;   // the line it was called from
+  };
+  std::vector<CallFrame> frames;
+  int function_depth = 0;       // function calls only (frames also has sourced files)
+  std::string script_path;      // the script file run (BASH_SOURCE at the top level)
+  std::vector<int> pipestatus;  // the statuses of the last pipeline's members
+  // Sets FUNCNAME, BASH_SOURCE, BASH_LINENO or PIPESTATUS from the state above when
+  // NAME is one of them (called where a variable is read; one compare otherwise).
+  void refresh_dynamic_array(std::string_view name) {
+    if (name.size() >= 8 && (name[0] == 'F' || name[0] == 'B' || name[0] == 'P') && !opt.posix)
+      refresh_dynamic_array_slow(name);
+  }
+  void refresh_dynamic_array_slow(std::string_view name);
+  // Runs the trap of a bash pseudo-signal (ERR, DEBUG, RETURN) if one is set and
+  // applies here (set -E / -T for functions).
+  enum PseudoTrap : int { kTrapDebug = 0, kTrapErr = 1, kTrapReturn = 2 };
+  void run_pseudo_trap(PseudoTrap which);
+  void err_trap_due(const ast::Pipeline& p, int st);
+  std::string pseudo_traps[3];
+  bool pseudo_trap_set[3] = {};
+  bool in_pseudo_trap = false;
 
   // where we are, for error messages
   std::string source_name = "lash";

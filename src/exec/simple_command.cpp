@@ -285,6 +285,8 @@ void pass_user_fds(Shell& sh, std::vector<sandbox::FdOp>& ops) {
       if (op.fd == fd) targeted = true;
     if (!targeted) ops.insert(ops.begin(), {sandbox::FdOp::Kind::dup, fd, {}, 0, fd});
   }
+  // The pipes of process substitutions the command names (/dev/fd/N, N >= 60).
+  for (int fd : sh.procsub_fds) ops.insert(ops.begin(), {sandbox::FdOp::Kind::dup, fd, {}, 0, fd});
 }
 
 // The one spawn spec of a program, for every way it starts (a command, a tail exec
@@ -518,7 +520,8 @@ bool Interp::plan(Shell& sh, const ast::SimpleCommand& sc, SimplePlan& p, bool& 
       }
       return false;
     };
-    if (!p.dynamic_name && !p.argv.empty() && (p.argv[0] == "command" || p.argv[0] == "exec") && !lookup_only())
+    if (!p.dynamic_name && !p.argv.empty() &&
+        (p.argv[0] == "command" || p.argv[0] == "exec" || p.argv[0] == "builtin") && !lookup_only())
       p.dynamic_name = !std::all_of(sc.words.begin() + 1, sc.words.end(), literal);
   }
   // `command [-p] NAME ARGS`: run NAME skipping functions (and without the special
@@ -536,12 +539,25 @@ bool Interp::plan(Shell& sh, const ast::SimpleCommand& sc, SimplePlan& p, bool& 
     via_command = true;
     if (p.kind == SimplePlan::Kind::special_builtin) p.kind = SimplePlan::Kind::builtin;
   }
+  // `builtin NAME ARGS`: NAME's builtin, skipping functions; its plan is NAME's own, so
+  // the gate checks what NAME does. A NAME that is no builtin runs `builtin`, which
+  // says so.
+  while (p.argv.size() > 1 && p.argv[0] == "builtin" && p.kind != SimplePlan::Kind::function) {
+    const BuiltinDef* b = find_builtin(p.argv[1]);
+    if (!b) break;
+    p.argv.erase(p.argv.begin());
+    p.builtin = b;
+    p.kind = b->kind == BuiltinKind::special ? SimplePlan::Kind::special_builtin : SimplePlan::Kind::builtin;
+  }
   return true;
 }
 
 int Interp::run_simple(Shell& sh, const ast::SimpleCommand& sc, bool tail) {
   SimplePlan p;
   bool via_command = false;
+  Shell::ProcsubScope procsubs(sh);
+  // bash's DEBUG trap runs before each simple command (one flag test otherwise).
+  if (sh.pseudo_trap_set[Shell::kTrapDebug]) sh.run_pseudo_trap(Shell::kTrapDebug);
   sh.subst_status = 0;
   if (!plan(sh, sc, p, via_command)) {
     sh.status = 2;
@@ -688,12 +704,16 @@ int Shell::call_function(const std::shared_ptr<const ast::Command>& body, std::v
   std::vector<std::string> saved_params(argv.begin() + 1, argv.end());
   saved_params.swap(params);
   ++call_depth;
+  if (!opt.posix) frames.push_back({argv[0], source_name, line});
+  ++function_depth;
   vars.push_scope();
   frame_options.emplace_back();
   struct Restore {
     Shell& sh;
     std::vector<std::string>& saved;
     ~Restore() {
+      if (!sh.opt.posix && !sh.frames.empty()) sh.frames.pop_back();
+      --sh.function_depth;
       if (sh.frame_options.back()) {
         sh.opt = *sh.frame_options.back();
         sh.vars.allexport = sh.opt.allexport;
@@ -710,6 +730,10 @@ int Shell::call_function(const std::shared_ptr<const ast::Command>& body, std::v
     st = exit_status_for_ctl;
   }
   status = st;
+  if (pseudo_trap_set[kTrapReturn] && ctl != Ctl::exit) {
+    run_pseudo_trap(kTrapReturn);
+    status = st;
+  }
   return st;
 }
 

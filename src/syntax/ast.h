@@ -88,6 +88,9 @@ struct Parameter {
 struct CommandSubst {
   ListPtr body;            // may be empty (no commands)
   bool backquoted = false;
+  // bash's process substitution: '<' for <(list), '>' for >(list); 0 for $(list).
+  // The word becomes a /dev/fd/N name of a pipe to or from the list.
+  char process = 0;
 };
 
 // $((...)): the expression is a word (parameters and substitutions are expanded
@@ -193,6 +196,7 @@ struct CaseClause {
     std::vector<Word> patterns;
     ListPtr body;                // may be null for an empty item
     bool fallthrough = false;    // terminated by ;& instead of ;;
+    bool test_next = false;      // terminated by ;;& (bash): the next patterns are tested
     SourceRange range;
   };
   Word subject;

@@ -252,6 +252,7 @@ Node command_node(const ast::Command& c) {
       for (size_t i = 0; i < item.patterns.size(); ++i)
         label += (i ? " | " : " ") + word_text(item.patterns[i]);
       label += item.fallthrough ? " ;&" : "";
+      label += item.test_next ? " ;;&" : "";
       n.children.push_back(sub_list("", item.body));
       n.children.back().label = std::move(label);
     }

@@ -36,6 +36,7 @@ const char* op_text(Tok k) {
     case Tok::or_if: return "||";
     case Tok::dsemi: return ";;";
     case Tok::semi_and: return ";&";
+    case Tok::dsemi_and: return ";;&";
     case Tok::pipe: return "|";
     case Tok::amp: return "&";
     case Tok::semi: return ";";

@@ -129,11 +129,19 @@ void ParserImpl::lex_token() {
     case ';':
       rd_.get();
       c = rd_.peek();
-      if (c == ';') op(Tok::dsemi, 1);
-      else if (c == '&') op(Tok::semi_and, 1);
+      if (c == ';') {
+        op(Tok::dsemi, 1);
+        if (opts_.extensions && rd_.peek() == '&') op(Tok::dsemi_and, 1);  // bash's ;;&
+      } else if (c == '&') {
+        op(Tok::semi_and, 1);
+      }
       else t.kind = Tok::semi;
       break;
     case '<':
+      if (opts_.extensions && rd_.peek_at(1) == '(') {  // <(list): a word
+        lex_word(t);
+        break;
+      }
       rd_.get();
       c = rd_.peek();
       if (c == '<') {
@@ -150,6 +158,10 @@ void ParserImpl::lex_token() {
       }
       break;
     case '>':
+      if (opts_.extensions && rd_.peek_at(1) == '(') {  // >(list): a word
+        lex_word(t);
+        break;
+      }
       rd_.get();
       c = rd_.peek();
       if (c == '>') op(Tok::dgreat, 1);
@@ -172,6 +184,15 @@ void ParserImpl::lex_word(Token& t) {
   bool plain = true;
   for (;;) {
     int c = rd_.peek();
+    if ((c == '<' || c == '>') && opts_.extensions && rd_.peek_at(1) == '(') {
+      // Process substitution, bash's <(list) / >(list).
+      plain = false;
+      Pos start = rd_.pos();
+      rd_.get();
+      rd_.get();
+      command_subst(b, start, char(c));
+      continue;
+    }
     if (is_word_end(c)) break;
     switch (c) {
       case '\\':

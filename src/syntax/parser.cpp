@@ -27,7 +27,7 @@ bool is_redirect_op(Tok k) {
 // Tokens (in command position) that end a compound_list.
 bool ends_list(const Token& t) {
   switch (t.kind) {
-    case Tok::eof: case Tok::rparen: case Tok::dsemi: case Tok::semi_and:
+    case Tok::eof: case Tok::rparen: case Tok::dsemi: case Tok::semi_and: case Tok::dsemi_and:
       return true;
     case Tok::word: {
       if (!t.plain) return false;
@@ -499,8 +499,9 @@ ast::Command ParserImpl::case_clause() {
     ast::ListPtr body = compound_list();
     if (!body->items.empty()) item.body = std::move(body);
     Token& e = peek_cmd();
-    if (e.kind == Tok::dsemi || e.kind == Tok::semi_and) {
+    if (e.kind == Tok::dsemi || e.kind == Tok::semi_and || e.kind == Tok::dsemi_and) {
       item.fallthrough = e.kind == Tok::semi_and;
+      item.test_next = e.kind == Tok::dsemi_and;
       consume();
       item.range = range_from(ib);
       cc.items.push_back(std::move(item));

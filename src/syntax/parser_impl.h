@@ -15,7 +15,7 @@ namespace lash::syntax::detail {
 
 enum class Tok : uint8_t {
   eof, newline, word, io_number,
-  and_if, or_if, dsemi, semi_and, pipe, amp, semi,
+  and_if, or_if, dsemi, semi_and, dsemi_and, pipe, amp, semi,
   less, great, dgreat, clobber, lessgreat, lessand, greatand, dless, dlessdash, and_great,
   and_dgreat, tless, pipe_amp,
   lparen, rparen,
@@ -139,7 +139,7 @@ class ParserImpl {
   // param_arg that also stops at any character of STOPS (consumed); returns it.
   int param_word(ast::Word& arg, Ctx ctx, Pos start, std::string_view stops);
   void subscript_word(ast::Word& w, Pos start);  // after '[': up to the matching ']'
-  void command_subst(PartsBuilder& b, Pos start);
+  void command_subst(PartsBuilder& b, Pos start, char process = 0);
   void arithmetic(PartsBuilder& b, Pos start);
   void backquote(PartsBuilder& b, Ctx ctx);
   bool looks_like_arith() const;

@@ -507,8 +507,9 @@ void ParserImpl::subscript_word(ast::Word& w, Pos start) {
 }
 
 // After "$(": a nested program up to the matching ')'.
-void ParserImpl::command_subst(PartsBuilder& b, Pos start) {
+void ParserImpl::command_subst(PartsBuilder& b, Pos start, char process) {
   ast::CommandSubst cs;
+  cs.process = process;
   cs.body = compound_list();
   Token& t = peek_cmd();
   if (t.kind != Tok::rparen) unexpected(t, "')'");
