@@ -1,6 +1,7 @@
 #include "sandbox/netns.h"
 
 #include <arpa/inet.h>
+#include <dlfcn.h>
 #include <fcntl.h>
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
@@ -109,11 +110,38 @@ bool add_route(int family, bool local) {
 // The ruleset: DNS to its listeners, every other TCP connection to the relay; UDP 443
 // rejected (QUIC clients fall back to TCP at once), other UDP dropped. Each accept is
 // a rule of its own: Debian's nftables 1.0.6 merges `a != x b != y` wrongly.
+//
+// libnftables is loaded here, in the namespace helper, and nowhere else: linked into
+// lash it brought six libraries (nftables, nftnl, mnl, xtables, jansson, gmp) into
+// every process, sandboxed network or not, and their relocations cost every session
+// start-up and about 0.6 MB of resident memory in each interactive shell. Missing or
+// unloadable, it is the same as nftables failing: the local-route fallback.
+struct NftApi {
+  decltype(&nft_ctx_new) ctx_new = nullptr;
+  decltype(&nft_ctx_buffer_output) buffer_output = nullptr;
+  decltype(&nft_ctx_buffer_error) buffer_error = nullptr;
+  decltype(&nft_run_cmd_from_buffer) run_cmd = nullptr;
+  decltype(&nft_ctx_free) ctx_free = nullptr;
+};
+
+bool load_nftables(NftApi& api) {
+  void* lib = dlopen("libnftables.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (!lib) return false;
+  api.ctx_new = reinterpret_cast<decltype(api.ctx_new)>(dlsym(lib, "nft_ctx_new"));
+  api.buffer_output = reinterpret_cast<decltype(api.buffer_output)>(dlsym(lib, "nft_ctx_buffer_output"));
+  api.buffer_error = reinterpret_cast<decltype(api.buffer_error)>(dlsym(lib, "nft_ctx_buffer_error"));
+  api.run_cmd = reinterpret_cast<decltype(api.run_cmd)>(dlsym(lib, "nft_run_cmd_from_buffer"));
+  api.ctx_free = reinterpret_cast<decltype(api.ctx_free)>(dlsym(lib, "nft_ctx_free"));
+  return api.ctx_new && api.buffer_output && api.buffer_error && api.run_cmd && api.ctx_free;
+}
+
 bool install_nftables(const std::vector<PortRange>& own_ports) {
-  nft_ctx* ctx = nft_ctx_new(NFT_CTX_DEFAULT);
+  NftApi nft;
+  if (!load_nftables(nft)) return false;
+  nft_ctx* ctx = nft.ctx_new(NFT_CTX_DEFAULT);
   if (!ctx) return false;
-  nft_ctx_buffer_output(ctx);
-  nft_ctx_buffer_error(ctx);
+  nft.buffer_output(ctx);
+  nft.buffer_error(ctx);
   std::string dns = std::to_string(kRelayDnsPort), tcp = std::to_string(kRelayTcpPort);
   // allow_bind: a loopback connection to one of these ports is to the session's own
   // listener, so it stays in the namespace instead of going to the relay.
@@ -143,8 +171,8 @@ bool install_nftables(const std::vector<PortRange>& own_ports) {
       "  meta l4proto ipv6-icmp accept\n"
       " }\n"
       "}\n";
-  int r = nft_run_cmd_from_buffer(ctx, rules.c_str());
-  nft_ctx_free(ctx);
+  int r = nft.run_cmd(ctx, rules.c_str());
+  nft.ctx_free(ctx);
   return r == 0;
 }
 
