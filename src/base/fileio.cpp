@@ -33,6 +33,15 @@ int read_whole_file(const std::string& path, std::string& out, size_t max) {
   return read_all_fd(fd.get(), out, max);
 }
 
+int read_regular_file(const std::string& path, std::string& out, size_t max) {
+  unique_fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY));
+  if (!fd) return errno;
+  struct stat st;
+  if (::fstat(fd.get(), &st) != 0) return errno;
+  if (!S_ISREG(st.st_mode)) return EINVAL;
+  return read_all_fd(fd.get(), out, max);
+}
+
 int make_directories(const std::string& path, unsigned mode) {
   if (path.empty() || path[0] != '/') return EINVAL;
   for (size_t slash = path.find('/', 1);; slash = path.find('/', slash + 1)) {

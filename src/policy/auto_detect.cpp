@@ -110,19 +110,19 @@ std::vector<std::string> git_remote_hosts(const std::string& dir) {
         config = git + "/config";
       } else {
         std::string text;  // a worktree or submodule: "gitdir: PATH"
-        if (read_whole_file(git, text, 4096) == 0 && str::starts_with(text, "gitdir: ")) {
+        if (read_regular_file(git, text, 4096) == 0 && str::starts_with(text, "gitdir: ")) {
           std::string gd(str::trim(std::string_view(text).substr(8)));
           if (!gd.empty() && gd[0] != '/') gd = d + "/" + gd;
           config = gd + "/config";
           std::string common;
-          if (read_whole_file(gd + "/commondir", common, 4096) == 0) {
+          if (read_regular_file(gd + "/commondir", common, 4096) == 0) {
             std::string c(str::trim(common));
             config = (c.empty() || c[0] == '/' ? c : gd + "/" + c) + "/config";
           }
         }
       }
       std::string text;
-      if (read_whole_file(config, text, 256 * 1024) == 0)
+      if (read_regular_file(config, text, 256 * 1024) == 0)
         for (auto& line : str::split(text, '\n')) {
           std::string_view t = str::trim(line);
           if (!str::starts_with(t, "url")) continue;
