@@ -1,6 +1,7 @@
 // Variable builtins: export readonly unset set shift local read getopts.
 #include <fcntl.h>
 #include <poll.h>
+#include <signal.h>
 #include <termios.h>
 #include <time.h>
 #include <unistd.h>
@@ -13,6 +14,8 @@
 #include "builtins/declare.h"
 #include "builtins/families.h"
 #include "builtins/getopts_core.h"
+#include "exec/idle_timeout.h"
+#include "exec/job_control.h"
 #include "exec/options.h"
 #include "exec/policy_gate.h"
 #include "exec/shell.h"
@@ -450,9 +453,11 @@ struct EchoOff {
     t.c_lflag &= ~tcflag_t(ECHO);
     if (::tcsetattr(f, TCSANOW, &t) == 0) fd = f;
   }
-  ~EchoOff() {
+  void restore() {
     if (fd >= 0) ::tcsetattr(fd, TCSANOW, &saved);
+    fd = -1;
   }
+  ~EchoOff() { restore(); }
 };
 
 int bi_read(Shell& sh, std::vector<std::string>& argv) {
@@ -472,6 +477,21 @@ int bi_read(Shell& sh, std::vector<std::string>& argv) {
   if (!prompt.empty() && ::isatty(fd)) exec::write_all(2, prompt);
   EchoOff echo_off(parsed.silent ? fd : -1);
   if (parsed.timeout == 0) return wait_readable(fd, 0) == 1 ? 0 : 1;  // -t 0: is input there?
+  // TMOUT is read's default timeout (bash). An interactive shell reading the terminal
+  // also has the profile's idle_timeout, which no -t or TMOUT raises: when it passes,
+  // the login ends as it does at the prompt (a subshell hangs up the main shell).
+  if (parsed.timeout < 0 && !sh.opt.posix) {
+    if (const std::string* t = sh.vars.get("TMOUT")) {
+      auto n = str::parse_int(*t);
+      if (n && *n > 0) parsed.timeout = double(*n);
+    }
+  }
+  int idle_limit = sh.opt.interactive && ::isatty(fd) ? exec::profile_idle_timeout() : 0;
+  bool idle_logout = false;
+  if (idle_limit > 0 && (parsed.timeout < 0 || parsed.timeout > double(idle_limit))) {
+    parsed.timeout = double(idle_limit);
+    idle_logout = true;
+  }
   struct timespec start {};
   ::clock_gettime(CLOCK_MONOTONIC, &start);
   bool timed_out = false;
@@ -540,6 +560,14 @@ int bi_read(Shell& sh, std::vector<std::string>& argv) {
     if (c == '\0' && !sh.opt.posix) continue;  // bash drops NUL bytes
     line.push_back(c);
     esc.push_back(false);
+  }
+  if (timed_out && idle_logout) {
+    sh.flush_all();
+    exec::write_all(2, "\nlash: timed out waiting for input: auto-logout\n");
+    echo_off.restore();
+    if (sh.in_subshell && sh.shell_pid > 0) ::kill(sh.shell_pid, SIGHUP);
+    if (!sh.in_subshell) exec::hangup_jobs(sh);
+    sh.exit_shell(sh.in_subshell ? 128 + SIGHUP : sh.status);
   }
   if (timed_out) {
     // bash assigns what arrived, and fails with a status above 128.

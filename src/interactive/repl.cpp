@@ -6,6 +6,7 @@
 #include "base/strutil.h"
 #include "exec/builtin_api.h"
 #include "exec/denial_limit.h"
+#include "exec/idle_timeout.h"
 #include "exec/job_control.h"
 #include "exec/policy_gate.h"
 #include "exec/session.h"
@@ -43,23 +44,6 @@ void update_job_control(Shell& sh, bool& first) {
   else if (first)
     exec::set_job_control(sh, true);
   first = false;
-}
-
-// TMOUT, bounded by the profile's [monitoring] idle_timeout, which the user cannot
-// raise or turn off (an unset or larger TMOUT gives the profile's).
-int timeout_seconds(Shell& sh) {
-  int user = 0;
-  if (const std::string* t = sh.vars.get("TMOUT")) {
-    auto n = str::parse_int(*t);
-    if (n && *n > 0) user = *n < 1000000 ? int(*n) : 1000000;
-  }
-  int profile = 0;
-  if (exec::Session* s = exec::current_session(); s && s->active) {
-    uint64_t v = s->active->values.idle_timeout.value;
-    profile = v > 1000000 ? 1000000 : int(v);
-  }
-  if (profile > 0 && (user == 0 || user > profile)) return profile;
-  return user;
 }
 
 syntax::ParseOptions parse_options(Shell& sh) {
@@ -217,7 +201,9 @@ void run_interactive(Shell& sh) {
     const std::string* ps = sh.vars.get(continuation ? "PS2" : "PS1");
     std::string prompt = ps ? expand_prompt(sh, *ps, profile_name(sh)) : std::string();
     sh.flush_all();
-    ReadResult r = editor_read(prompt, continuation ? 0 : timeout_seconds(sh));
+    // Every wait for the terminal has the idle timeout, PS2 too (an open quote or a
+    // here-doc body must not hold an idle login open).
+    ReadResult r = editor_read(prompt, exec::idle_timeout_seconds(sh));
     if (r.status == ReadStatus::interrupted) {
       pending.clear();
       sh.status = 130;

@@ -679,9 +679,37 @@ def monitoring_limits(env):
         t.close()
 
 
+@case("monitoring: idle_timeout holds at every wait for the terminal: PS2 (open quote, here-doc body), read, read in a subshell")
+def monitoring_idle_waits(env):
+    pdir = os.path.join(env.lash_home, "profiles")
+    os.makedirs(pdir, exist_ok=True)
+    with open(os.path.join(pdir, "idle.profile"), "w") as f:
+        f.write("[inherit]\nfrom = restricted\n[monitoring]\nidle_timeout = 2\n")
+    for typed in ["echo 'abc", "cat <<EOF", "cat <<EOF\nbody", "read x", "read -t 100000 x", "(read x)",
+                  "TMOUT=100000; read x"]:
+        t = env.start("-p", "idle")
+        try:
+            for part in typed.split("\n"):
+                t.line(part)
+            t.expect("timed out waiting for input", 60)
+            t.wait_exit(30)
+        finally:
+            t.close()
+    # The twin: without the profile's limit the same read waits and takes its line.
+    t = env.start("-p", "restricted")
+    try:
+        t.line("read x; echo got=$x")
+        time.sleep(4)
+        t.line("late")
+        t.expect(r"got=late")
+    finally:
+        t.close()
+
+
 GROUPS = {
     "editing": [editing_keys, editing_inputrc, editing_highlight, editing_prompt, editing_multiline, editing_errors, editing_refused, editing_signals,
-                editing_eof, editing_dry_run, monitoring_limits],
+                editing_eof, editing_dry_run, monitoring_limits,
+                monitoring_idle_waits],
     "jobs": [jobs_stop_fg, jobs_ctrl_c, jobs_bg_notify, jobs_kill_wait, jobs_exit, jobs_refused],
     "history": [history_sessions, history_concurrent, history_limits, history_restricted],
     "completion": [completion_basic, completion_profiles],
