@@ -30,8 +30,9 @@ struct ReadResult {
   std::string text;
 };
 
-// Once, before the first read: reads ~/.inputrc (INPUTRC), sets the hooks.
-void editor_init(EditorHooks hooks);
+// Once, before the first read: sets the hooks and applies INIT_TEXT, the init file
+// lash read (inputrc.h). The editor itself opens no init file.
+void editor_init(EditorHooks hooks, const std::string& init_text);
 // Reads one line. TIMEOUT_SECONDS > 0: gives up (ReadStatus::timeout) after that long
 // without a complete line.
 ReadResult editor_read(const std::string& prompt, int timeout_seconds);

@@ -6,6 +6,7 @@
 
 #include <poll.h>
 #include <stdio.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -138,7 +139,35 @@ int show_dry_run(int, int) {
 
 }  // namespace
 
-void editor_init(EditorHooks hooks) {
+namespace {
+
+// Readline reads its init file by name, and would fall back to ~/.inputrc and
+// /etc/inputrc: it is given INIT_TEXT in a memfd, named /proc/self/fd/N in INPUTRC
+// for the one read rl_initialize does (the fd stays open for a later re-read,
+// C-x C-r). Without a memfd, /dev/null: no init file rather than one unchecked.
+void apply_init_text(const std::string& init_text) {
+  static int fd = -1;
+  fd = ::memfd_create("lash-inputrc", MFD_CLOEXEC);
+  bool written = fd >= 0;
+  size_t off = 0;
+  while (written && off < init_text.size()) {
+    ssize_t n = ::write(fd, init_text.data() + off, init_text.size() - off);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) written = false;
+    else off += size_t(n);
+  }
+  std::string name = written ? "/proc/self/fd/" + std::to_string(fd) : std::string("/dev/null");
+  const char* old = std::getenv("INPUTRC");
+  std::string saved = old ? old : "";
+  ::setenv("INPUTRC", name.c_str(), 1);
+  rl_initialize();
+  if (old) ::setenv("INPUTRC", saved.c_str(), 1);
+  else ::unsetenv("INPUTRC");
+}
+
+}  // namespace
+
+void editor_init(EditorHooks hooks, const std::string& init_text) {
   g_hooks = std::move(hooks);
   rl_readline_name = "lash";  // `$if lash` in ~/.inputrc
   rl_instream = stdin;
@@ -151,6 +180,7 @@ void editor_init(EditorHooks hooks) {
   rl_add_defun("lash-dry-run", show_dry_run, -1);
   rl_bind_keyseq("\\e\\r", show_dry_run);
   rl_bind_keyseq("\\e\\n", show_dry_run);
+  apply_init_text(init_text);
   using_history();
 }
 

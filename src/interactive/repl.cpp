@@ -13,6 +13,7 @@
 #include "exec/stack_guard.h"
 #include "interactive/completion.h"
 #include "interactive/history.h"
+#include "interactive/inputrc.h"
 #include "interactive/line_editor.h"
 #include "interactive/prompt.h"
 #include "policy/engine.h"
@@ -178,7 +179,7 @@ void run_interactive(Shell& sh) {
     }
     return S::other;
   };
-  editor_init(std::move(hooks));
+  editor_init(std::move(hooks), load_inputrc(sh));
   history.load();
 
   std::string pending;

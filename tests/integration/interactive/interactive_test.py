@@ -706,8 +706,57 @@ def monitoring_idle_waits(env):
         t.close()
 
 
+@case("editing: $include in the inputrc is read through the profile: a refused file is skipped (neither echoed nor applied), an allowed one applies")
+def editing_inputrc_include(env):
+    secret_dir = tempfile.mkdtemp(prefix="lash-secret-")
+    try:
+        os.chmod(secret_dir, 0o755)
+        secret = os.path.join(secret_dir, "secret.txt")
+        with open(secret, "w") as f:
+            f.write('"\\C-xs": "echo secret-$((3*5))"\nTOPSECRET-1\n')
+        os.chmod(secret, 0o644)
+        with open(os.path.join(env.home, "keys"), "w") as f:
+            f.write('"\\C-xk": "echo keys-$((4*5))"\n')
+        with open(os.path.join(env.dir, "inputrc"), "w") as f:
+            f.write("$include %s\n$include ~/keys\n" % secret)
+        # restricted reads neither /tmp outside the working directory: the include is
+        # dropped with a warning; ~/keys (under the working directory) applies.
+        t = env.start("-p", "restricted")
+        try:
+            t.line("cat %s; echo cat-st=$?" % secret)
+            t.expect(r"cat-st=[1-9]")
+            t.expect(PROMPT)
+            t.send("\x18k")
+            t.send("\r")
+            t.expect(r"\nkeys-20")
+            t.expect(PROMPT)
+            t.send("\x18s")
+            t.line("true; echo end-$((1+1))")
+            t.expect(r"\nend-2")
+            out = t.text()
+            assert "TOPSECRET" not in out, "a refused include was echoed"
+            assert "secret-15" not in out, "a refused include was applied"
+            assert "not read (skipped)" in out, "no warning for the refused include"
+        finally:
+            t.close()
+        # The twin: under default both apply (readline itself reports the bad line).
+        t = env.start()
+        try:
+            t.send("\x18s")
+            t.send("\r")
+            t.expect(r"\nsecret-15")
+            t.expect(PROMPT)
+            t.send("\x18k")
+            t.send("\r")
+            t.expect(r"\nkeys-20")
+        finally:
+            t.close()
+    finally:
+        shutil.rmtree(secret_dir, ignore_errors=True)
+
+
 GROUPS = {
-    "editing": [editing_keys, editing_inputrc, editing_highlight, editing_prompt, editing_multiline, editing_errors, editing_refused, editing_signals,
+    "editing": [editing_keys, editing_inputrc, editing_inputrc_include, editing_highlight, editing_prompt, editing_multiline, editing_errors, editing_refused, editing_signals,
                 editing_eof, editing_dry_run, monitoring_limits,
                 monitoring_idle_waits],
     "jobs": [jobs_stop_fg, jobs_ctrl_c, jobs_bg_notify, jobs_kill_wait, jobs_exit, jobs_refused],
