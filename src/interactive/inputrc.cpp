@@ -1,5 +1,7 @@
 #include "interactive/inputrc.h"
 
+#include <cctype>
+
 #include "base/strutil.h"
 #include "exec/output.h"
 #include "exec/shell.h"
@@ -32,7 +34,10 @@ std::string include_path(exec::Shell& sh, std::string name, const std::string& f
 void expand(exec::Shell& sh, const std::string& path, const std::string& text, int depth, std::string& out) {
   for (auto& line : str::split(text, '\n')) {
     std::string_view t = str::trim(line);
-    if (str::starts_with(t, "$include") && (t.size() == 8 || t[8] == ' ' || t[8] == '\t')) {
+    // readline matches directive names without regard to case: so does this.
+    std::string head(t.substr(0, 8));
+    for (char& c : head) c = char(std::tolower(static_cast<unsigned char>(c)));
+    if (head == "$include" && (t.size() == 8 || t[8] == ' ' || t[8] == '\t')) {
       std::string name(str::trim(t.substr(8)));
       if (name.empty()) continue;
       std::string target = include_path(sh, name, path);

@@ -718,7 +718,7 @@ def editing_inputrc_include(env):
         with open(os.path.join(env.home, "keys"), "w") as f:
             f.write('"\\C-xk": "echo keys-$((4*5))"\n')
         with open(os.path.join(env.dir, "inputrc"), "w") as f:
-            f.write("$include %s\n$include ~/keys\n" % secret)
+            f.write("  $INCLUDE %s\n$include ~/keys\n" % secret)  # readline ignores case
         # restricted reads neither /tmp outside the working directory: the include is
         # dropped with a warning; ~/keys (under the working directory) applies.
         t = env.start("-p", "restricted")
