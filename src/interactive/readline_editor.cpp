@@ -141,28 +141,38 @@ int show_dry_run(int, int) {
 
 namespace {
 
-// Readline reads its init file by name, and would fall back to ~/.inputrc and
-// /etc/inputrc: it is given INIT_TEXT in a memfd, named /proc/self/fd/N in INPUTRC
-// for the one read rl_initialize does (the fd stays open for a later re-read,
-// C-x C-r). Without a memfd, /dev/null: no init file rather than one unchecked.
+// Readline reads its init file by name, and rl_initialize reads the last one it read,
+// else INPUTRC, ~/.inputrc or /etc/inputrc. So it is given a memfd by name,
+// /proc/self/fd/N: first holding only a comment, read once so that it becomes that
+// last file (rl_initialize then reads nothing else), then INIT_TEXT, applied once.
+// The fd stays open for a later re-read (C-x C-r). Without a memfd, no init file.
+bool write_text(int fd, const std::string& text) {
+  if (::ftruncate(fd, 0) != 0 || ::lseek(fd, 0, SEEK_SET) != 0) return false;
+  size_t off = 0;
+  while (off < text.size()) {
+    ssize_t n = ::write(fd, text.data() + off, text.size() - off);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    off += size_t(n);
+  }
+  return true;
+}
+
 void apply_init_text(const std::string& init_text) {
   static int fd = -1;
   fd = ::memfd_create("lash-inputrc", MFD_CLOEXEC);
-  bool written = fd >= 0;
-  size_t off = 0;
-  while (written && off < init_text.size()) {
-    ssize_t n = ::write(fd, init_text.data() + off, init_text.size() - off);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) written = false;
-    else off += size_t(n);
+  std::string name = "/proc/self/fd/" + std::to_string(fd);
+  if (fd < 0 || !write_text(fd, "# lash\n") || rl_read_init_file(name.c_str()) != 0) {
+    // Readline would read INPUTRC or ~/.inputrc itself: rather none (an empty file
+    // read makes /dev/null the last one).
+    if (fd >= 0) ::close(fd);
+    fd = -1;
+    rl_read_init_file("/dev/null");
+    rl_initialize();
+    return;
   }
-  std::string name = written ? "/proc/self/fd/" + std::to_string(fd) : std::string("/dev/null");
-  const char* old = std::getenv("INPUTRC");
-  std::string saved = old ? old : "";
-  ::setenv("INPUTRC", name.c_str(), 1);
   rl_initialize();
-  if (old) ::setenv("INPUTRC", saved.c_str(), 1);
-  else ::unsetenv("INPUTRC");
+  if (write_text(fd, init_text)) rl_read_init_file(name.c_str());
 }
 
 }  // namespace
