@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <vector>
 
 #include "sandbox/launch.h"
 #include "sandbox/ns.h"
@@ -396,10 +397,27 @@ int wait_any_job(Shell& sh) {
 }
 
 void hangup_jobs(Shell& sh) {
+  std::vector<pid_t> groups;
   for (auto& j : sh.jobs) {
     if (!j.listed || j.done || j.nohup || j.pgid <= 0) continue;
     ::kill(-j.pgid, SIGHUP);
     if (j.stopped) ::kill(-j.pgid, SIGCONT);
+    groups.push_back(j.pgid);
+  }
+  // The session's end kills whatever it started (cgroup kill) right after this, so a
+  // job's HUP trap would rarely get to run on a loaded machine: give the hung-up jobs
+  // a bounded grace to finish, reaping them, before the shell goes on to exit.
+  constexpr int kGraceMs = 2000, kStepMs = 10;
+  for (int waited = 0; !groups.empty() && waited < kGraceMs; waited += kStepMs) {
+    std::erase_if(groups, [](pid_t g) {
+      int st = 0;
+      for (;;) {
+        pid_t r = ::waitpid(-g, &st, WNOHANG);
+        if (r > 0) continue;          // one member reaped; look for more
+        return r < 0;                 // ECHILD: none left in the group (0: still running)
+      }
+    });
+    if (!groups.empty()) ::usleep(kStepMs * 1000);
   }
 }
 

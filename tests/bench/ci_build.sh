@@ -12,7 +12,7 @@
 #                   alternating evens out a load that drifts during the run
 # ./dev bench runs it (BENCH_CI_BUILD=0 leaves it out: it is two full builds).
 set -eu
-lash=${1:?usage: ci_build.sh LASH_BINARY SOURCE_DIR}
+lash=$(realpath "${1:?usage: ci_build.sh LASH_BINARY SOURCE_DIR}")
 src=${2:?usage: ci_build.sh LASH_BINARY SOURCE_DIR}
 jobs=${BENCH_JOBS:-2}
 targets=${BENCH_CI_TARGETS:-}
