@@ -64,6 +64,8 @@ enum class ParamOp : uint8_t {
   upper_all,      // ${x^^p}
   lower_first,    // ${x,p}
   lower_all,      // ${x,,p}
+  toggle_first,   // ${x~p}
+  toggle_all,     // ${x~~p}
   names_prefix,   // ${!prefix*} ${!prefix@}  (star: name ends in '*')
   keys,           // ${!a[@]} ${!a[*]}
 };
