@@ -81,6 +81,9 @@ void Shell::err_trap_due(const ast::Pipeline& p, int st) {
   if (p.bang || cond_depth != 0 || ctl != Ctl::none || in_pseudo_trap) return;
   if (p.commands.size() == 1 && is_compound_for_errexit(p.commands[0])) return;
   status = st;
+  // $LINENO in the trap is the failed command's line, not the last line a function
+  // it called ran.
+  line = p.commands.back().range.line;
   run_pseudo_trap(kTrapErr);
   status = st;
 }
