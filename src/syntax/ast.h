@@ -138,6 +138,9 @@ enum class RedirOp : uint8_t {
 
 struct Redirect {
   int fd = -1;             // explicit io_number, or -1 for the operator's default
+  // bash's {name}>file, {name}<&N, {name}>&-: the shell picks a free fd >= 10 and
+  // stores it in the variable (or closes the one it names). fd is then -1.
+  std::string fd_var;
   RedirOp op = RedirOp::out;
   Word target;             // file name, fd number / '-', or here-doc delimiter as written
   // Here-documents only: the body, read after the end of the line. When the
