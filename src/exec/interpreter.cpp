@@ -359,8 +359,25 @@ int Interp::run_pipeline(Shell& sh, const ast::Pipeline& p) {
   bool refused = false;
   sh.out().flush();
   sh.err().flush();
+  // shopt -s lastpipe with job control off: the last member runs in this shell, so
+  // `... | read x` and `... | while read` loops keep their variables (as in bash).
+  const bool in_shell_last = sh.opt.lastpipe && !sh.opt.monitor && n > 1;
+  bool ran_last = false;
+  int last_status = 0;
   for (size_t i = 0; i < n; ++i) {
     bool last = i + 1 == n;
+    if (last && in_shell_last) {
+      FdSaver saver;
+      if (!saver.save(0) || !move_fd_to(prev_read, 0)) {
+        sh.error(std::string("cannot connect the pipeline: ") + std::strerror(errno));
+        break;
+      }
+      last_status = sh.eval_command(p.commands[i], false);
+      sh.out().flush();
+      saver.restore();
+      ran_last = true;
+      break;
+    }
     unique_fd read_end, write_end;
     if (!last) {
       int fds[2];
@@ -397,7 +414,12 @@ int Interp::run_pipeline(Shell& sh, const ast::Pipeline& p) {
     if (s != 0) fail = s;
     sh.pipestatus.push_back(s);
   }
-  if (pids.size() < n) return refused ? status::refused : 2;
+  if (ran_last) {
+    st = last_status;
+    if (st != 0) fail = st;
+    sh.pipestatus.push_back(st);
+  }
+  if (pids.size() + (ran_last ? 1 : 0) < n) return refused ? status::refused : 2;
   if (sh.opt.pipefail) return fail;
   return st;
 }

@@ -382,6 +382,9 @@ std::string Shell::command_substitution(const ast::List& body) {
           error(std::string("cannot redirect the substitution's output: ") + std::strerror(errno));
           child_exit(2);
         }
+        // bash runs a command substitution without set -e unless shopt -s
+        // inherit_errexit; POSIX mode keeps it, as dash and bash --posix do.
+        if (!opt.posix && !opt.inherit_errexit) opt.errexit = false;
       },
       [&] {
         if (const ast::SimpleCommand* sc = read_file_form(body)) return copy_redirected_file(*this, sc->redirects);
