@@ -16,6 +16,7 @@
 #include "base/strutil.h"
 #include "builtins/families.h"
 #include "exec/options.h"
+#include "exec/pattern.h"
 #include "exec/policy_gate.h"
 #include "exec/job_control.h"
 #include "exec/stack_guard.h"
@@ -150,6 +151,7 @@ Invocation parse_args(Shell& sh, int argc_in, char** argv_in) {
     }
     if (a == "--posix") {
       sh.opt.posix = true;
+      lash::exec::pattern_caret_negates = false;
       continue;
     }
     if (a == "--login") {
@@ -278,7 +280,7 @@ int main(int argc, char** argv) {
     std::string_view base = argv[0];
     if (auto slash = base.rfind('/'); slash != std::string_view::npos) base.remove_prefix(slash + 1);
     if (!base.empty() && base[0] == '-') base.remove_prefix(1);
-    if (base == "sh") sh.opt.posix = true;
+    if (base == "sh") sh.opt.posix = true, lash::exec::pattern_caret_negates = false;
   }
   Invocation inv = parse_args(sh, argc, argv);
   if (argv[0] && argv[0][0] == '-') inv.login = true;

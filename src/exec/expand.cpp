@@ -707,15 +707,19 @@ class Expander {
       case Op::upper_first:
       case Op::upper_all:
       case Op::lower_first:
-      case Op::lower_all: {
+      case Op::lower_all:
+      case Op::toggle_first:
+      case Op::toggle_all: {
         std::string pat = prm.arg ? sh_.expand_pattern(*prm.arg) : std::string();
+        bool toggle = prm.op == Op::toggle_first || prm.op == Op::toggle_all;
         bool upper = prm.op == Op::upper_first || prm.op == Op::upper_all;
-        bool all = prm.op == Op::upper_all || prm.op == Op::lower_all;
+        bool all = prm.op == Op::upper_all || prm.op == Op::lower_all || prm.op == Op::toggle_all;
         for (size_t i = 0; i < v.size(); ++i) {
           char c = v[i];
           if (pat.empty() || pattern_match(pat, std::string_view(&v[i], 1))) {
-            if (upper && c >= 'a' && c <= 'z') v[i] = char(c - 32);
-            if (!upper && c >= 'A' && c <= 'Z') v[i] = char(c + 32);
+            bool lower_c = c >= 'a' && c <= 'z', upper_c = c >= 'A' && c <= 'Z';
+            if ((upper || toggle) && lower_c) v[i] = char(c - 32);
+            if ((!upper || toggle) && upper_c) v[i] = char(c + 32);
           }
           if (!all) break;
         }

@@ -81,6 +81,9 @@ void Shell::err_trap_due(const ast::Pipeline& p, int st) {
   if (p.bang || cond_depth != 0 || ctl != Ctl::none || in_pseudo_trap) return;
   if (p.commands.size() == 1 && is_compound_for_errexit(p.commands[0])) return;
   status = st;
+  // $LINENO in the trap is the failed command's line, not the last line a function
+  // it called ran.
+  line = p.commands.back().range.line;
   run_pseudo_trap(kTrapErr);
   status = st;
 }
@@ -356,8 +359,25 @@ int Interp::run_pipeline(Shell& sh, const ast::Pipeline& p) {
   bool refused = false;
   sh.out().flush();
   sh.err().flush();
+  // shopt -s lastpipe with job control off: the last member runs in this shell, so
+  // `... | read x` and `... | while read` loops keep their variables (as in bash).
+  const bool in_shell_last = sh.opt.lastpipe && !sh.opt.monitor && n > 1;
+  bool ran_last = false;
+  int last_status = 0;
   for (size_t i = 0; i < n; ++i) {
     bool last = i + 1 == n;
+    if (last && in_shell_last) {
+      FdSaver saver;
+      if (!saver.save(0) || !move_fd_to(prev_read, 0)) {
+        sh.error(std::string("cannot connect the pipeline: ") + std::strerror(errno));
+        break;
+      }
+      last_status = sh.eval_command(p.commands[i], false);
+      sh.out().flush();
+      saver.restore();
+      ran_last = true;
+      break;
+    }
     unique_fd read_end, write_end;
     if (!last) {
       int fds[2];
@@ -394,7 +414,12 @@ int Interp::run_pipeline(Shell& sh, const ast::Pipeline& p) {
     if (s != 0) fail = s;
     sh.pipestatus.push_back(s);
   }
-  if (pids.size() < n) return refused ? status::refused : 2;
+  if (ran_last) {
+    st = last_status;
+    if (st != 0) fail = st;
+    sh.pipestatus.push_back(st);
+  }
+  if (pids.size() + (ran_last ? 1 : 0) < n) return refused ? status::refused : 2;
   if (sh.opt.pipefail) return fail;
   return st;
 }

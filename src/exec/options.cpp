@@ -1,4 +1,5 @@
 #include "exec/options.h"
+#include "exec/pattern.h"
 
 #include <cstdio>
 
@@ -29,6 +30,7 @@ void apply(Shell& sh, const OptionInfo& o, bool on) {
   if (o.field == &Options::noexec && sh.opt.interactive) return;
   sh.opt.*o.field = on;
   if (o.field == &Options::allexport) sh.vars.allexport = on;
+  if (o.field == &Options::posix) pattern_caret_negates = !on;
 }
 
 }  // namespace

@@ -19,6 +19,9 @@
 #include <cstring>
 
 namespace lash::exec {
+
+bool pattern_caret_negates = true;
+
 namespace {
 
 // ---- small containers -------------------------------------------------------
@@ -118,7 +121,7 @@ size_t parse_bracket(std::string_view pat, size_t i, bool pathname, CharSet* set
   const size_t m = pat.size();
   size_t j = i + 1;
   bool negate = false;
-  if (j < m && pat[j] == '!') {  // dash: '^' is an ordinary character here
+  if (j < m && (pat[j] == '!' || (pat[j] == '^' && pattern_caret_negates))) {
     negate = true;
     ++j;
   }

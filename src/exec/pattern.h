@@ -16,6 +16,11 @@ namespace lash::exec {
 // text is only matched by a literal '.' (pathname expansion rules).
 bool pattern_match(std::string_view pattern, std::string_view text, bool pathname = false);
 
+// Whether '^' after '[' negates a bracket expression as '!' does. bash (also bash
+// --posix) says yes, dash says no (POSIX leaves it unspecified): on in lash's own
+// mode, off in POSIX mode, where dash is the reference. Set with the posix option.
+extern bool pattern_caret_negates;
+
 // A copy with ASCII letters lowered (shopt nocasematch, nocaseglob).
 std::string ascii_lower(std::string_view s);
 

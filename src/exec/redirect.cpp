@@ -60,12 +60,16 @@ std::string bad_fd_error(const PlannedRedirect& r) {
 // broker socket to a program.
 namespace {
 std::vector<int> g_procsub_fds;  // this process's open process substitutions
+std::vector<int> g_named_fds;    // fds {name}>file opened (>= 10, not close-on-exec)
 }
+const std::vector<int>& named_fds() { return g_named_fds; }
 void note_procsub_fds(const std::vector<int>& fds) { g_procsub_fds = fds; }
 
 bool script_fd(int fd) {
   if (fd >= kFirstPrivateFd && std::find(g_procsub_fds.begin(), g_procsub_fds.end(), fd) != g_procsub_fds.end())
     return true;  // a process substitution's pipe: the script named it
+  if (fd >= kFirstPrivateFd && std::find(g_named_fds.begin(), g_named_fds.end(), fd) != g_named_fds.end())
+    return true;  // {name}>file: the script opened it
   if (fd < 0 || fd >= kFirstPrivateFd) return false;
   int flags = ::fcntl(fd, F_GETFD);
   return flags >= 0 && !(flags & FD_CLOEXEC);
@@ -80,6 +84,77 @@ int shell_fd_named(const std::string& path) {
   if (path.compare(0, dev_fd.size(), dev_fd) != 0 || !parse_fd(path.substr(dev_fd.size()), fd)) return -1;
   return fd;
 }
+
+std::string redirect_error(const PlannedRedirect& r, int err);
+int open_redirect_target(Shell& sh, const PlannedRedirect& r);
+unique_fd heredoc_fd(const std::string& text);
+
+namespace {
+
+// bash's named descriptors: {name}>file opens FILE (through the same gate as any
+// redirection) on the lowest free fd >= 10 and sets NAME to it; {name}>&- closes the
+// fd NAME holds. Only fds the script opened this way (or 0-9) can be closed.
+bool open_named_fd(Shell& sh, const std::string& name, const PlannedRedirect& p) {
+  if (p.kind == PlannedRedirect::Kind::close) {
+    const std::string* v = sh.vars.get(name);
+    int fd = -1;
+    if (!v || !parse_fd(*v, fd) || !script_fd(fd)) {
+      sh.error(name + ": " + (v ? *v : std::string()) + ": bad file descriptor");
+      return false;
+    }
+    ::close(fd);
+    g_named_fds.erase(std::remove(g_named_fds.begin(), g_named_fds.end(), fd), g_named_fds.end());
+    return true;
+  }
+  if (sh.gate) {
+    // The same check as any command's redirection: done now, so checked now.
+    SimplePlan rp;
+    rp.redirects = {p};
+    if (!gate_allows(sh, rp)) return false;
+  }
+  unique_fd opened;
+  int src = -1;
+  switch (p.kind) {
+    case PlannedRedirect::Kind::open:
+      opened.reset(open_redirect_target(sh, p));
+      if (!opened) {
+        sh.error(redirect_error(p, errno));
+        return false;
+      }
+      src = opened.get();
+      break;
+    case PlannedRedirect::Kind::dup:
+      if (!script_fd(p.from)) {
+        sh.error(bad_fd_error(p));
+        return false;
+      }
+      src = p.from;
+      break;
+    case PlannedRedirect::Kind::heredoc:
+      opened = heredoc_fd(p.text);
+      if (!opened) {
+        sh.error(std::string("cannot create here-document: ") + std::strerror(errno));
+        return false;
+      }
+      src = opened.get();
+      break;
+    default: return false;
+  }
+  int fd = ::fcntl(src, F_DUPFD, kFirstPrivateFd);  // inherited by commands, as in bash
+  if (fd < 0) {
+    sh.error(name + ": cannot allocate a file descriptor: " + std::strerror(errno));
+    return false;
+  }
+  g_named_fds.push_back(fd);
+  if (!sh.vars.set(name, std::to_string(fd))) {
+    ::close(fd);
+    g_named_fds.pop_back();
+    sh.error(name + ": readonly variable");
+    return false;
+  }
+  return true;
+}
+}  // namespace
 
 bool plan_redirects(Shell& sh, const std::vector<ast::Redirect>& rs, std::vector<PlannedRedirect>& out) {
   for (const auto& r : rs) {
@@ -187,6 +262,12 @@ bool plan_redirects(Shell& sh, const std::vector<ast::Redirect>& rs, std::vector
         }
         break;
       }
+    }
+    if (!r.fd_var.empty() && !sh.dry) {
+      // {name}>file: done now and kept, as bash keeps it after the command (the dry
+      // run plans it as a redirection of its own and does not do it).
+      if (!open_named_fd(sh, r.fd_var, p)) return false;
+      continue;
     }
     out.push_back(std::move(p));
   }
@@ -382,8 +463,9 @@ bool redirects_to_fd_ops(Shell& sh, const std::vector<PlannedRedirect>& rs,
         }
         break;
       case PlannedRedirect::Kind::dup: {
-        bool ok = r.from >= 0 && r.from < kFirstPrivateFd &&
-                  (earlier[r.from] == Earlier::set || (earlier[r.from] == Earlier::untouched && script_fd(r.from)));
+        bool ok = (r.from >= 0 && r.from < kFirstPrivateFd &&
+                   (earlier[r.from] == Earlier::set || (earlier[r.from] == Earlier::untouched && script_fd(r.from)))) ||
+                  (r.from >= kFirstPrivateFd && script_fd(r.from));  // a {name}>file or <(list) fd
         if (!ok) {
           sh.error(bad_fd_error(r));
           return false;

@@ -76,6 +76,9 @@ int shell_fd_named(const std::string& path);
 // Whether FD is one a script may name as the source of N>&M (or as /dev/fd/N): below
 // lash's private range and not one of lash's own descriptors.
 bool script_fd(int fd);
+
+// The fds {name}>file opened and not closed yet ({name}>&-): a sandbox passes them on.
+const std::vector<int>& named_fds();
 // The descriptors of the process substitutions open now (Shell::procsub_fds): the
 // script named them, so script_fd counts them as its own.
 void note_procsub_fds(const std::vector<int>& fds);

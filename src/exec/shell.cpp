@@ -13,6 +13,7 @@
 #include <cstring>
 
 #include "exec/interp.h"
+#include "exec/output.h"
 #include "exec/redirect.h"
 #include "sandbox/launch.h"
 #include "syntax/parser.h"
@@ -340,6 +341,35 @@ int Shell::run_fd(int fd, const std::string& filename) {
   return result;
 }
 
+// `$(< file)`: bash's shorthand for `$(cat file)`. The body is one simple command with
+// no words and one input redirection; the child opens the file through the same
+// redirect planner and gate as any `<` and copies it to the pipe.
+static const ast::SimpleCommand* read_file_form(const ast::List& body) {
+  if (body.items.size() != 1 || body.items[0].background) return nullptr;
+  const ast::AndOr& ao = body.items[0].and_or;
+  if (!ao.rest.empty() || ao.first.bang || ao.first.commands.size() != 1) return nullptr;
+  const auto* sc = std::get_if<ast::SimpleCommand>(&ao.first.commands[0].v);
+  if (!sc || !sc->words.empty() || !sc->assignments.empty() || sc->redirects.size() != 1) return nullptr;
+  const ast::Redirect& r = sc->redirects[0];
+  if (r.op != ast::RedirOp::in || (r.fd != -1 && r.fd != 0)) return nullptr;
+  return sc;
+}
+
+static int copy_redirected_file(Shell& sh, const std::vector<ast::Redirect>& rs) {
+  std::vector<PlannedRedirect> plan;
+  FdSaver saver(true);
+  if (!plan_redirects(sh, rs, plan) || !apply_redirects(sh, plan, saver)) return 1;
+  saver.keep();
+  char buf[16384];
+  for (;;) {
+    ssize_t n = ::read(0, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return 1;
+    if (n == 0) return 0;
+    if (!write_all(1, std::string_view(buf, size_t(n)))) return 1;
+  }
+}
+
 std::string Shell::command_substitution(const ast::List& body) {
   int fds[2];
   if (::pipe2(fds, O_CLOEXEC) < 0) throw FatalError{std::string("cannot create pipe: ") + std::strerror(errno), 2};
@@ -352,8 +382,14 @@ std::string Shell::command_substitution(const ast::List& body) {
           error(std::string("cannot redirect the substitution's output: ") + std::strerror(errno));
           child_exit(2);
         }
+        // bash runs a command substitution without set -e unless shopt -s
+        // inherit_errexit; POSIX mode keeps it, as dash and bash --posix do.
+        if (!opt.posix && !opt.inherit_errexit) opt.errexit = false;
       },
-      [&] { return eval_list(body, true); });
+      [&] {
+        if (const ast::SimpleCommand* sc = read_file_form(body)) return copy_redirected_file(*this, sc->redirects);
+        return eval_list(body, true);
+      });
   if (pid == kForkRefused) throw Refused{};  // the command ends with 126, as a policy refusal
   if (pid < 0) throw FatalError{"", 2};
   write_end.reset();  // only the child writes: EOF when it is done

@@ -287,6 +287,9 @@ void pass_user_fds(Shell& sh, std::vector<sandbox::FdOp>& ops) {
   }
   // The pipes of process substitutions the command names (/dev/fd/N, N >= 60).
   for (int fd : sh.procsub_fds) ops.insert(ops.begin(), {sandbox::FdOp::Kind::dup, fd, {}, 0, fd});
+  // The script's named descriptors ({name}>file, fd >= 10).
+  for (int fd : named_fds())
+    if (::fcntl(fd, F_GETFD) >= 0) ops.insert(ops.begin(), {sandbox::FdOp::Kind::dup, fd, {}, 0, fd});
 }
 
 // The one spawn spec of a program, for every way it starts (a command, a tail exec

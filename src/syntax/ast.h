@@ -64,6 +64,8 @@ enum class ParamOp : uint8_t {
   upper_all,      // ${x^^p}
   lower_first,    // ${x,p}
   lower_all,      // ${x,,p}
+  toggle_first,   // ${x~p}
+  toggle_all,     // ${x~~p}
   names_prefix,   // ${!prefix*} ${!prefix@}  (star: name ends in '*')
   keys,           // ${!a[@]} ${!a[*]}
 };
@@ -136,6 +138,9 @@ enum class RedirOp : uint8_t {
 
 struct Redirect {
   int fd = -1;             // explicit io_number, or -1 for the operator's default
+  // bash's {name}>file, {name}<&N, {name}>&-: the shell picks a free fd >= 10 and
+  // stores it in the variable (or closes the one it names). fd is then -1.
+  std::string fd_var;
   RedirOp op = RedirOp::out;
   Word target;             // file name, fd number / '-', or here-doc delimiter as written
   // Here-documents only: the body, read after the end of the line. When the

@@ -103,6 +103,8 @@ void parts_text(const std::vector<ast::WordPart>& parts, std::string& out) {
         case ast::ParamOp::upper_all: op = "^^"; break;
         case ast::ParamOp::lower_first: op = ","; break;
         case ast::ParamOp::lower_all: op = ",,"; break;
+        case ast::ParamOp::toggle_first: op = "~"; break;
+        case ast::ParamOp::toggle_all: op = "~~"; break;
         case ast::ParamOp::names_prefix: op = p->star ? "*" : "@"; break;
         case ast::ParamOp::keys: op = "[@]"; break;
       }

@@ -253,6 +253,18 @@ void ParserImpl::lex_word(Token& t) {
         t.io_number = v;
       }
     }
+    // bash's {name}>file: a name in braces right before the operator.
+    if ((c == '<' || c == '>') && opts_.extensions && s.size() >= 3 && s.front() == '{' && s.back() == '}') {
+      std::string_view n = s.substr(1, s.size() - 2);
+      bool ok = !(n[0] >= '0' && n[0] <= '9');
+      for (char ch : n)
+        if (!(ch == '_' || (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9'))) ok = false;
+      if (ok) {
+        t.kind = Tok::io_number;
+        t.io_number = -1;
+        t.io_var = std::string(n);
+      }
+    }
   }
 }
 

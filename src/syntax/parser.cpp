@@ -532,6 +532,7 @@ ast::Redirect ParserImpl::io_redirect() {
   Pos begin = peek().begin;
   if (peek().kind == Tok::io_number) {
     r.fd = peek().io_number;
+    r.fd_var = peek().io_var;
     consume();
   }
   switch (peek().kind) {

@@ -32,6 +32,7 @@ struct Token {
   bool alias_check = false;  // follows an alias whose text ended in a blank
   bool alias_tried = false;  // alias lookup already done for this token
   int io_number = -1;
+  std::string io_var;  // {name} before < or > (bash's named descriptor); io_number -1
   std::string_view text() const;  // plain words only
 };
 

@@ -368,12 +368,13 @@ void ParserImpl::braced_param(PartsBuilder& b, Ctx ctx, Pos start) {
       b.push(ast::WordPart{std::move(p)});
       return;
     }
-    if (c == '^' || c == ',') {
+    if (c == '^' || c == ',' || c == '~') {
       rd_.get();
       bool twice = rd_.peek() == c;
       if (twice) rd_.get();
-      p.op = c == '^' ? (twice ? ast::ParamOp::upper_all : ast::ParamOp::upper_first)
-                      : (twice ? ast::ParamOp::lower_all : ast::ParamOp::lower_first);
+      p.op = c == '^'   ? (twice ? ast::ParamOp::upper_all : ast::ParamOp::upper_first)
+             : c == ',' ? (twice ? ast::ParamOp::lower_all : ast::ParamOp::lower_first)
+                        : (twice ? ast::ParamOp::toggle_all : ast::ParamOp::toggle_first);
       p.arg = std::make_unique<ast::Word>();
       param_word(*p.arg, pat_ctx, start, "}");
       b.push(ast::WordPart{std::move(p)});

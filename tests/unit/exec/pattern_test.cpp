@@ -92,10 +92,16 @@ TEST_CASE("bracket expressions") {
   CHECK_FALSE(m("[a-c]", "d"));
   CHECK(m("[!a-c]", "d"));
   CHECK_FALSE(m("[!a-c]", "a"));
-  // dash treats '^' as an ordinary member of the set, and so does lash.
+  // In POSIX mode '^' is an ordinary member of the set, as in dash; otherwise it
+  // negates, as in bash.
+  lash::exec::pattern_caret_negates = false;
   CHECK(m("[^a]", "a"));
   CHECK(m("[^a]", "^"));
   CHECK_FALSE(m("[^a]", "b"));
+  lash::exec::pattern_caret_negates = true;
+  CHECK_FALSE(m("[^a]", "a"));
+  CHECK(m("[^a]", "^"));
+  CHECK(m("[^a]", "b"));
   CHECK(m("[]a]", "]"));
   CHECK(m("[]a]", "a"));
   CHECK_FALSE(m("[!]a]", "]"));
