@@ -13,7 +13,11 @@ that works without it:
     the same port (the session's loopback is its own);
   - this host's service is refused without allow_loopback, with a Problem/Suggestion
     naming network.allow_loopback, and reached with it over IPv4 and IPv6; the same
-    port on another address stays refused; an open network reaches all of it;
+    port on another address stays refused, and so does every other address of
+    127.0.0.0/8 (other services of this host; 0.0.0.0 and :: are 127.0.0.1 / ::1
+    for Linux, reached); profile test --net says the same for each target; a
+    refused name is said and audited as "cannot resolve", with no port;
+    an open network reaches all of it;
   - profile validate, profile review and the JSON plan show the keys.
 """
 
@@ -250,6 +254,11 @@ def inner(args):
     expect("the refusal is audited with its key",
            ("yes" if any(r.get("decision") == "deny" and "allow_loopback" in json.dumps(r) for r in recs) else
             "no", ""), "yes")
+
+    expect("a refused name is audited as a DNS question, without a port",
+           ("yes" if any(r.get("kind") == "dns" and r.get("target") == "refused.test" and "port" not in r and
+                         "cannot resolve 'refused.test'" in r.get("problem", "") for r in recs) else
+            "no: %r" % [r for r in recs if "refused.test" in json.dumps(r)][:2], ""), "yes")
 
     # Validation, review, JSON plan.
     expect("a port in both lists is an error", run("closed", "profile validate '%s'; echo status $?" % both),
