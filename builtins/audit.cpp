@@ -56,7 +56,7 @@ bool keep(const std::string& line, const Filters& f) {
 constexpr const char* kAuditUsage =
     "audit: usage: audit tail [--json] [FILTERS] [N] | audit search [--json] [FILTERS] WORD\n"
     "  FILTERS: --since TIME|AGE (2026-11-27T01:00, 10m, 2h, 7d) --profile NAME\n"
-    "           --decision allow|deny|... --kind spawn|redirect|env|builtin|network|...";
+    "           --decision allow|deny|... --kind spawn|redirect|env|builtin|network|dns|...";
 
 int bi_audit(Shell& sh, std::vector<std::string>& argv) {
   std::vector<std::string> in(argv.begin() + 1, argv.end());

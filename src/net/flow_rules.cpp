@@ -7,13 +7,10 @@
 
 namespace lash::net {
 
-policy::NetConnect dns_question(const std::string& name, const policy::Profile& p) {
-  // 443 when it is allowed (so the record reads like the usual flow), else the first.
-  uint16_t port = 443;
-  bool has_443 = p.allow_ports.value.empty();
-  for (const auto& r : p.allow_ports.value) has_443 = has_443 || (r.lo <= 443 && 443 <= r.hi);
-  if (!has_443) port = p.allow_ports.value.front().lo;
-  return policy::NetConnect{name, "", port, ""};
+policy::NetConnect dns_question(const std::string& name, const policy::Profile&) {
+  // Port 0 and no address: a question, not a flow (policy/dns_question.h); the engine
+  // decides it by the ports the profile allows.
+  return policy::NetConnect{name, "", 0, ""};
 }
 
 policy::NetConnect tcp_flow(const std::string& name_for_ip, const std::string& ip, uint16_t port,

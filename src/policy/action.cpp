@@ -1,4 +1,5 @@
 #include "policy/action.h"
+#include "policy/dns_question.h"
 
 namespace lash::policy {
 
@@ -48,7 +49,7 @@ struct KindName {
   std::string_view operator()(const EnvChange&) const { return "env"; }
   std::string_view operator()(const PluginCall&) const { return "plugin"; }
   std::string_view operator()(const Builtin&) const { return "builtin"; }
-  std::string_view operator()(const NetConnect&) const { return "network"; }
+  std::string_view operator()(const NetConnect& n) const { return is_dns_question(n) ? "dns" : "network"; }
 };
 struct Target {
   std::string operator()(const Spawn& s) const { return s.argv0; }
@@ -62,6 +63,7 @@ struct Target {
   }
   std::string operator()(const NetConnect& n) const {
     std::string h = !n.host.empty() ? n.host : !n.sni.empty() ? n.sni : n.ip;
+    if (is_dns_question(n)) return h;
     if (h.find(':') != std::string::npos) h = "[" + h + "]";
     return h + ":" + std::to_string(n.port);
   }

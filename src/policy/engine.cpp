@@ -1,5 +1,6 @@
 #include "policy/engine.h"
 
+#include "policy/dns_question.h"
 #include "policy/explain.h"
 #include "policy/paths.h"
 #include "policy/wrapper_chain.h"
@@ -39,6 +40,44 @@ bool in_ports(const Ports& ports, uint16_t port) {
   for (const auto& r : ports)
     if (port >= r.lo && port <= r.hi) return true;
   return false;
+}
+
+// The port a DNS question is decided by: 443 when allowed (allow_ports empty or holding
+// it), else the first allowed one. A name is resolved when a connection to it on an
+// allowed port would be allowed.
+uint16_t question_port(const Profile& p) {
+  bool has_443 = p.allow_ports.value.empty();
+  for (const auto& r : p.allow_ports.value) has_443 = has_443 || (r.lo <= 443 && 443 <= r.hi);
+  return has_443 ? 443 : p.allow_ports.value.front().lo;
+}
+
+// What a destination address is on this host's loopback (IPv4-mapped counts as IPv4):
+// - this_host: 127.0.0.1 or ::1, the only ones allow_loopback opens; the unspecified
+//   0.0.0.0 and :: count as these, because Linux connects a socket aimed at them to
+//   127.0.0.1 / ::1 (the relay then sees that address, never the unspecified one, so the
+//   dry run must answer as for 127.0.0.1);
+// - other: the rest of 127.0.0.0/8, where other services bind apart (127.0.0.53,
+//   127.1.2.3): nothing opens it;
+// - none: any other address, or no address.
+enum class Loopback { none, this_host, other };
+Loopback loopback_kind(std::string_view ip) {
+  if (ip.empty() || ip.find('/') != std::string_view::npos) return Loopback::none;
+  auto a = parse_ip_net(ip);
+  if (!a) return Loopback::none;
+  const auto& b = a->addr;
+  if (a->v6) {
+    bool zero = true;
+    for (size_t i = 0; i < 15; ++i) zero = zero && b[i] == 0;
+    return zero && (b[15] == 0 || b[15] == 1) ? Loopback::this_host : Loopback::none;
+  }
+  if (b[1] == 0 && b[2] == 0 && ((b[0] == 0 && b[3] == 0) || (b[0] == 127 && b[3] == 1))) return Loopback::this_host;
+  return b[0] == 127 ? Loopback::other : Loopback::none;
+}
+
+std::string loopback_address_not_allowed(std::string_view ip) {
+  return "allow_loopback opens only this host's 127.0.0.1 and ::1; " + std::string(ip) +
+         " is another address of the loopback (another service), which no key opens. Connect to 127.0.0.1 (or "
+         "::1) on a port in allow_loopback.";
 }
 
 std::string local_ports_text(const Ports& ports) {
@@ -238,26 +277,33 @@ Decision Engine::network(const NetConnect& a) const {
               (a.host.empty() || (name_ok && normalize_host(a.host) == normalize_host(a.sni)));
   else if (!a.sni.empty()) name_ok = false;  // IP-literal SNI: only an IP rule allows it
   bool host_ok = name_ok || (!a.ip.empty() && hosts_.match_ip(a.ip));
+  // A DNS question has no port of its own: decided as a connection on an allowed one.
+  uint16_t port = is_dns_question(a) ? question_port(p) : a.port;
   bool port_ok = false;
   if (p.allow_ports.value.empty())
-    port_ok = !p.allow_hosts.value.empty() && (a.port == 80 || a.port == 443);
-  for (const auto& r : p.allow_ports.value) port_ok = port_ok || (a.port >= r.lo && a.port <= r.hi);
+    port_ok = !p.allow_hosts.value.empty() && (port == 80 || port == 443);
+  for (const auto& r : p.allow_ports.value) port_ok = port_ok || (port >= r.lo && port <= r.hi);
   // This host's loopback, by address and port alone (the relay never gives a name to
-  // a loopback address): allow_loopback, not allow_hosts, opens it.
-  bool loopback = !a.ip.empty() && is_loopback_address(a.ip);
-  if (loopback && in_ports(p.allow_loopback.value, a.port)) return allow("network.allow_loopback");
-  if (host_ok && port_ok) return allow("network.allow_hosts");
+  // a loopback address): allow_loopback, not allow_hosts, opens it, and only on
+  // 127.0.0.1 / ::1 (0.0.0.0 and :: are those for Linux). The rest of 127.0.0.0/8 is
+  // other services of this host: nothing opens it, whatever the port.
+  Loopback lo = loopback_kind(a.ip);
+  bool loopback_port = in_ports(p.allow_loopback.value, port);
+  if (lo == Loopback::this_host && loopback_port) return allow("network.allow_loopback");
+  if (lo == Loopback::none && host_ok && port_ok) return allow("network.allow_hosts");
   if (!p.block_all_others.value) return allow("network.block_all_others");
   Decision d;
-  if (loopback && !host_ok)
-    d = deny("network.allow_loopback", a, explain::loopback_not_allowed(a.port, local_ports_text(p.allow_loopback.value)));
+  if (lo == Loopback::other)
+    d = deny("network.allow_loopback", a, loopback_address_not_allowed(a.ip));
+  else if (lo == Loopback::this_host)
+    d = deny("network.allow_loopback", a, explain::loopback_not_allowed(port, local_ports_text(p.allow_loopback.value)));
   else if (p.allow_hosts.value.empty())
     d = deny("network.allow_hosts", a, explain::network_closed());
   else if (!host_ok)
     d = deny("network.allow_hosts", a,
              explain::host_not_allowed(!a.sni.empty() ? a.sni : !a.host.empty() ? a.host : a.ip));
   else
-    d = deny("network.allow_ports", a, explain::port_not_allowed(a.port, ports_text_));
+    d = deny("network.allow_ports", a, explain::port_not_allowed(port, ports_text_));
   d.advisory = p.net_enforcement.value == Enforcement::warn;
   return d;
 }

@@ -1,4 +1,5 @@
 #include "policy/explain.h"
+#include "policy/dns_question.h"
 
 #include <cstdio>
 
@@ -31,6 +32,7 @@ struct Verb {
   std::string operator()(const Builtin& b) const { return "use " + q(target_of(Action{b})); }
   std::string operator()(const NetConnect& n) const {
     std::string host = !n.host.empty() ? n.host : !n.sni.empty() ? n.sni : n.ip;
+    if (is_dns_question(n)) return "resolve " + q(host);
     return (n.udp ? "send UDP to " : "connect to ") + q(host) + " on port " + std::to_string(n.port);
   }
 };
@@ -137,6 +139,12 @@ std::string port_not_allowed(uint16_t port, std::string_view allowed) {
 std::string loopback_not_allowed(uint16_t port, std::string_view allowed) {
   return "Port " + std::to_string(port) + " of this host's loopback is not in allow_loopback (" +
          std::string(allowed) + "); add it there to reach a local service without opening the network.";
+}
+
+std::string loopback_address_not_allowed(std::string_view ip) {
+  return "allow_loopback opens only this host's 127.0.0.1 and ::1; " + q(ip) +
+         " is another address of the loopback, which no key opens. Connect to 127.0.0.1 (or ::1) on a port in "
+         "allow_loopback.";
 }
 
 std::string udp_dropped(uint16_t port) {

@@ -1,4 +1,5 @@
 #include "policy/report.h"
+#include "policy/dns_question.h"
 
 namespace lash::policy {
 namespace {
@@ -20,7 +21,7 @@ struct Details {
   void operator()(const NetConnect& n) const {
     if (!n.host.empty()) put_string(o, "host", n.host);
     if (!n.ip.empty()) put_string(o, "ip", n.ip);
-    o["port"] = n.port;
+    if (!is_dns_question(n)) o["port"] = n.port;  // a DNS question has no port of its own
     if (!n.sni.empty()) put_string(o, "sni", n.sni);
     if (n.udp) o["protocol"] = "udp";
   }

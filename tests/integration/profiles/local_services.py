@@ -13,7 +13,11 @@ that works without it:
     the same port (the session's loopback is its own);
   - this host's service is refused without allow_loopback, with a Problem/Suggestion
     naming network.allow_loopback, and reached with it over IPv4 and IPv6; the same
-    port on another address stays refused; an open network reaches all of it;
+    port on another address stays refused, and so does every other address of
+    127.0.0.0/8 (other services of this host; 0.0.0.0 and :: are 127.0.0.1 / ::1
+    for Linux, reached); profile test --net says the same for each target; a
+    refused name is said and audited as "cannot resolve", with no port;
+    an open network reaches all of it;
   - profile validate, profile review and the JSON plan show the keys.
 """
 
@@ -122,6 +126,10 @@ def inner(args):
     serve(socket.AF_INET, "127.0.0.1", HOST_PORT, b"host-service\n")
     serve(socket.AF_INET6, "::1", HOST_PORT, b"host-service-v6\n")
     serve(socket.AF_INET, "127.0.0.1", OWN_PORT, b"host-decoy\n")
+    # Other services of "this host" on the same port, elsewhere in 127.0.0.0/8:
+    # allow_loopback opens 127.0.0.1 and ::1 only.
+    serve(socket.AF_INET, "127.0.0.2", HOST_PORT, b"other-service\n")
+    serve(socket.AF_INET, "127.1.2.3", HOST_PORT, b"other-service\n")
     base = tempfile.mkdtemp(prefix="lash-local.")
     home = os.path.join(base, "home")
     os.makedirs(os.path.join(home, "profiles"))
@@ -198,7 +206,7 @@ def inner(args):
                     "Decided by network.allow_loopback (not set"])
     out, err = client("ports", "resolve", "refused.test")
     expect("a refused name is said once, naming its key", (out, err), "nxdomain\nnxdomain\nnxdomain",
-           err_has=["Problem: This session (profile: ports) cannot connect to 'refused.test'",
+           err_has=["Problem: This session (profile: ports) cannot resolve 'refused.test'.",
                     "Decided by network.allow_hosts (set at "])
     if err.count("Problem:") != 1:
         fails.append("said once")
@@ -208,6 +216,29 @@ def inner(args):
     expect("overlapping port lists (one listener per port in the local-route fallback)",
            client("overlap", "connect", "127.0.0.1", str(HOST_PORT)), "got host-service")
     expect("host loopback over IPv6", client("loop", "connect", "::1", str(HOST_PORT)), "got host-service-v6")
+    # The rest of 127.0.0.0/8 is other services of this host: refused on an
+    # allow_loopback port, said naming the key; 127.0.0.1 as IPv4-mapped and the
+    # unspecified address (which Linux connects to 127.0.0.1 / ::1) are the twins.
+    for addr in ("127.0.0.2", "127.1.2.3", "::ffff:127.0.0.2"):
+        expect("another loopback address refused on an allow_loopback port (%s)" % addr,
+               client("loop", "connect", addr, str(HOST_PORT)), lambda o: o.startswith("refused"),
+               err_has=["Problem:", "allow_loopback opens only this host's 127.0.0.1 and ::1",
+                        "Decided by network.allow_loopback (set at "])
+    expect("127.0.0.1 IPv4-mapped reached", client("loop", "connect", "::ffff:127.0.0.1", str(HOST_PORT)),
+           "got host-service")
+    expect("0.0.0.0 is 127.0.0.1 for Linux: reached with allow_loopback",
+           client("loop", "connect", "0.0.0.0", str(HOST_PORT)), "got host-service")
+    expect(":: is ::1 for Linux: reached with allow_loopback", client("loop", "connect", "::", str(HOST_PORT)),
+           "got host-service-v6")
+    expect("0.0.0.0 refused without allow_loopback", client("ports", "connect", "0.0.0.0", str(HOST_PORT)),
+           lambda o: o.startswith("refused"), err_has=["Decided by network.allow_loopback (not set"])
+    # The dry run says what the session just did, target by target.
+    targets = {"127.0.0.1": "allow", "[::1]": "allow", "[::ffff:127.0.0.1]": "allow", "0.0.0.0": "allow",
+               "[::]": "allow", "127.0.0.2": "deny", "127.1.2.3": "deny", "[::ffff:127.0.0.2]": "deny"}
+    script = "; ".join("profile test --net %s:%d loop | grep -m1 -o '^[a-z]*'" % (t, HOST_PORT) for t in targets)
+    out, err = run("closed", script)
+    expect("profile test --net agrees with the session", (" ".join(out.split()), err),
+           " ".join(targets.values()))
     expect("the same port elsewhere stays refused", client("loop", "connect", "10.9.9.9", str(HOST_PORT)),
            lambda o: o.startswith("refused"))
     expect("allow_loopback gives no bind", client("loop", "bind", str(HOST_PORT)), "bind EACCES")
@@ -223,6 +254,11 @@ def inner(args):
     expect("the refusal is audited with its key",
            ("yes" if any(r.get("decision") == "deny" and "allow_loopback" in json.dumps(r) for r in recs) else
             "no", ""), "yes")
+
+    expect("a refused name is audited as a DNS question, without a port",
+           ("yes" if any(r.get("kind") == "dns" and r.get("target") == "refused.test" and "port" not in r and
+                         "cannot resolve 'refused.test'" in r.get("problem", "") for r in recs) else
+            "no: %r" % [r for r in recs if "refused.test" in json.dumps(r)][:2], ""), "yes")
 
     # Validation, review, JSON plan.
     expect("a port in both lists is an error", run("closed", "profile validate '%s'; echo status $?" % both),

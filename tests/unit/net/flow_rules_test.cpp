@@ -4,6 +4,7 @@
 
 #include <doctest/doctest.h>
 
+#include "policy/dns_question.h"
 #include "policy/engine.h"
 #include "policy/resolver.h"
 #include "policy/store.h"
@@ -40,6 +41,30 @@ TEST_CASE("dry run: a name is a DNS question, then the flow claiming that name")
   CHECK(port.decided_by.key == "network.allow_ports");
   CHECK_FALSE(e.decide(steps(e, "b.test:443")[0].action).allowed());  // NXDOMAIN
   CHECK_FALSE(e.decide(steps(e, "dns:evila.test")[0].action).allowed());
+}
+
+TEST_CASE("dry run: a DNS question shows the name alone, and is said as resolving it") {
+  auto e = engine_for("[network]\nallow_hosts = a.test\nallow_loopback = 18001\n");
+  auto q = steps(e, "localhost:18001")[0].action;
+  CHECK(policy::is_dns_question(q));
+  CHECK(policy::kind_name(policy::Action{q}) == "dns");
+  CHECK(policy::target_of(policy::Action{q}) == "localhost");
+  auto d = e.decide(q);
+  CHECK_FALSE(d.allowed());
+  CHECK(d.problem.find("cannot resolve 'localhost'") != std::string::npos);
+  CHECK(d.problem.find("443") == std::string::npos);
+  CHECK(e.decide(steps(e, "dns:a.test")[0].action).allowed());
+}
+
+TEST_CASE("dry run: this host's loopback is 127.0.0.1 and ::1 only, 0.0.0.0 and :: being those") {
+  auto e = engine_for("[network]\nallow_loopback = 18001\n");
+  for (const char* t : {"127.0.0.1:18001", "[::1]:18001", "[::ffff:127.0.0.1]:18001", "0.0.0.0:18001", "[::]:18001"})
+    CHECK_MESSAGE(e.decide(steps(e, t)[0].action).allowed(), t);
+  for (const char* t : {"127.0.0.2:18001", "127.1.2.3:18001", "[::ffff:127.0.0.2]:18001", "127.0.0.1:18002"}) {
+    auto d = e.decide(steps(e, t)[0].action);
+    CHECK_MESSAGE(!d.allowed(), t);
+    CHECK(d.decided_by.key == "network.allow_loopback");
+  }
 }
 
 TEST_CASE("dry run: an IP literal has no name: only an IP rule allows it") {

@@ -389,8 +389,26 @@ TEST_CASE("network: allow_loopback opens this host's loopback ports by address, 
   CHECK(v4.allowed());
   CHECK(v4.decided_by.key == "network.allow_loopback");
   CHECK(e.decide(NetConnect{"::1", "::1", 6001, ""}).allowed());
-  CHECK(e.decide(NetConnect{"127.3.4.5", "127.3.4.5", 6000, ""}).allowed());
   CHECK(e.decide(NetConnect{"::ffff:127.0.0.1", "::ffff:127.0.0.1", 5432, ""}).allowed());
+  // 0.0.0.0 and :: are what Linux connects to 127.0.0.1 / ::1: the same answer as those.
+  CHECK(e.decide(NetConnect{"0.0.0.0", "0.0.0.0", 5432, ""}).allowed());
+  CHECK(e.decide(NetConnect{"::", "::", 6000, ""}).allowed());
+  CHECK(e.decide(NetConnect{"::ffff:0.0.0.0", "::ffff:0.0.0.0", 6000, ""}).allowed());
+  CHECK(e.decide(NetConnect{"0.0.0.0", "0.0.0.0", 22, ""}).decided_by.key == "network.allow_loopback");
+  CHECK_FALSE(e.decide(NetConnect{"0.0.0.0", "0.0.0.0", 22, ""}).allowed());
+  // The rest of 127.0.0.0/8 is other services of this host: refused on every port,
+  // naming allow_loopback, even where allow_hosts would let the address and port by.
+  for (const char* ip : {"127.0.0.2", "127.3.4.5", "127.255.255.255", "::ffff:127.0.0.2", "127.0.0.53"}) {
+    auto d = e.decide(NetConnect{ip, ip, 5432, ""});
+    CHECK_FALSE(d.allowed());
+    CHECK(d.decided_by.key == "network.allow_loopback");
+    CHECK(d.problem.find(ip) != std::string::npos);
+    CHECK(d.suggestion.find("only this host's 127.0.0.1 and ::1") != std::string::npos);
+  }
+  auto wide = engine("[network]\nallow_hosts = 127.0.0.0/8, 10.0.0.0/8\nallow_ports = 5432\n");
+  CHECK_FALSE(wide.decide(NetConnect{"127.0.0.2", "127.0.0.2", 5432, ""}).allowed());
+  CHECK_FALSE(wide.decide(NetConnect{"127.0.0.1", "127.0.0.1", 5432, ""}).allowed());
+  CHECK(wide.decide(NetConnect{"10.0.0.1", "10.0.0.1", 5432, ""}).allowed());
   // Another port of loopback: refused, naming allow_loopback.
   auto other = e.decide(NetConnect{"127.0.0.1", "127.0.0.1", 22, ""});
   CHECK(other.verdict == Verdict::deny);
