@@ -71,11 +71,17 @@ int bi_config(Shell& sh, std::vector<std::string>& argv) {
   return usage(sh);
 }
 
-// set and unset change $LASH_HOME/config: config_modify.
+// set and unset change $LASH_HOME/config: config_modify. profile.default also chooses
+// the profile of later sessions (a restricted session could hand the next plain `lash`
+// the default profile), as `profile create` can by shadowing a name: profile_manage
+// too, an administrator's capability.
 exec::BuiltinEffects config_effects(Shell&, const std::vector<std::string>& argv) {
   exec::BuiltinEffects e;
-  if (argv.size() > 1 && (argv[1] == "set" || argv[1] == "unset"))
+  if (argv.size() > 1 && (argv[1] == "set" || argv[1] == "unset")) {
     e.actions.push_back({policy::Builtin{policy::Capability::config_modify, "config " + argv[1]}});
+    if (argv.size() > 2 && argv[2] == "profile.default")
+      e.actions.push_back({policy::Builtin{policy::Capability::profile_manage, "config " + argv[1] + " profile.default"}});
+  }
   return e;
 }
 

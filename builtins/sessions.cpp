@@ -42,9 +42,20 @@ std::string own_id() {
   return s ? s->id : "";
 }
 
+// A registry directory refused (another user's /tmp/lash-UID): an empty list must not
+// look like "no other session". Said once per lash (the session's start may have).
+void say_registry_warning(Shell& sh) {
+  std::string w = reg::take_warning();
+  if (w.empty()) return;
+  sh.out().flush();
+  sh.err() << w;
+  sh.err().flush();
+}
+
 int session_list(Shell& sh, bool json_out) {
   bool all = ::geteuid() == 0;
   auto live = reg::list_sessions(all);
+  say_registry_warning(sh);
   int64_t now = int64_t(::time(nullptr));
   std::string me = own_id();
   if (json_out) {
@@ -87,6 +98,7 @@ int session_kill(Shell& sh, const std::string& id) {
     return 1;
   }
   auto r = reg::kill_session(id, ::geteuid() == 0);
+  say_registry_warning(sh);
   if (!r) {
     sh.error("session: kill: " + r.error().message());
     return 1;

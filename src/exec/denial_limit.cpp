@@ -1,5 +1,6 @@
 #include "exec/denial_limit.h"
 
+#include <signal.h>
 #include <sys/mman.h>
 
 #include <atomic>
@@ -36,6 +37,19 @@ void note_denial() {
 bool denial_limit_reached() {
   if (g_max == 0) return false;
   return (g_count ? g_count->load() : g_local) >= g_max;
+}
+
+void end_now_if_denial_limit(Shell& sh) {
+  if (!denial_limit_reached()) return;
+  // Killed before the message: a program must not go on refusing (probing) while the
+  // session ends. The session cgroup is killed as a whole by the end of the session
+  // (end_session); these are lash's own children, and their process groups under job
+  // control, for a session without one.
+  for (pid_t pid : sh.live_children) {
+    (void)::kill(pid, SIGKILL);
+    (void)::kill(-pid, SIGKILL);  // ESRCH when PID leads no group of its own
+  }
+  end_for_denials(sh);
 }
 
 void end_for_denials(Shell& sh) {

@@ -102,10 +102,12 @@ int Shell::wait_pid(pid_t pid, bool interruptible) {
     if (r == pid) break;
     if (r > 0) {
       note_reaped(r, decode(ws));
+      end_now_if_denial_limit(*this);  // the relay or a subshell reached [monitoring] max_denials
       forward_pending(*this, pid);
       continue;
     }
     if (r < 0 && errno == EINTR) {
+      end_now_if_denial_limit(*this);
       forward_pending(*this, pid);
       continue;
     }

@@ -1,5 +1,6 @@
 #include "exec/net_relay_start.h"
 
+#include "exec/denial_limit.h"
 #include "exec/session.h"
 #include "net/flow_rules.h"
 #include "net/relay.h"
@@ -36,6 +37,15 @@ void say_network_refusal(const policy::Decision& d) {
   (void)!::write(2, text.data(), text.size());
 }
 
+// [monitoring] max_denials: the relay counts its refusals in the session's shared
+// counter (audit_decision). At the limit it exits: every later flow and name of the
+// session is refused (fail closed), and lash, waiting for the program in waitpid(-1),
+// wakes on the relay's end, sees the count and ends the session (denial_limit.h). The
+// relay may not signal lash itself (Landlock scoping), so its exit is the message.
+void end_relay_at_denial_limit() {
+  if (denial_limit_reached()) ::_exit(0);
+}
+
 }  // namespace
 
 Result<void> start_network_relay(Session& s, std::shared_ptr<const policy::ResolvedProfile> profile) {
@@ -65,12 +75,14 @@ Result<void> start_network_relay(Session& s, std::shared_ptr<const policy::Resol
       if (d.allowed()) return true;
       audit_decision(probe, d);
       say_network_refusal(d);
+      end_relay_at_denial_limit();
       return d.advisory;
     };
     cfg.allowed = [engine](const policy::NetConnect& flow) {
       policy::Decision d = engine->decide(flow);
       audit_decision(flow, d);
       say_network_refusal(d);
+      if (!d.allowed() && !d.advisory) end_relay_at_denial_limit();
       return d.allowed() || d.advisory;
     };
     net::run_relay(std::move(cfg));

@@ -450,6 +450,7 @@ void register_in_registry(const Session& s) {
   e.started = static_cast<int64_t>(::time(nullptr));
   e.proc_start = sandbox::registry::proc_start_of(e.pid);
   g_registered = sandbox::registry::register_session(e).ok() ? e.pid : 0;
+  if (std::string w = sandbox::registry::take_warning(); !w.empty()) write_all(2, w);  // a squatted registry
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -21,6 +22,7 @@
 #include "base/fileio.h"
 #include "base/strutil.h"
 #include "base/unique_fd.h"
+#include "policy/session_select.h"
 
 namespace lash::sandbox::registry {
 
@@ -198,6 +200,40 @@ std::optional<Entry> parse_entry(const std::string& text) {
 
 }  // namespace
 
+namespace {
+
+std::string g_warning;       // said once per process (take_warning)
+bool g_warning_taken = false;
+
+// Why DIR (which exists) is not this user's private directory, "" when it is: a link,
+// not a directory, another owner, or rights for others.
+std::string why_not_private(const std::string& dir) {
+  struct stat st;
+  if (::lstat(dir.c_str(), &st) != 0) return std::string("cannot be read (") + std::strerror(errno) + ")";
+  if (S_ISLNK(st.st_mode)) return "is a symbolic link";
+  if (!S_ISDIR(st.st_mode)) return "is not a directory";
+  char mode[8];
+  std::snprintf(mode, sizeof mode, "%04o", static_cast<unsigned>(st.st_mode & 07777));
+  if (st.st_uid != ::getuid()) return "belongs to uid " + std::to_string(st.st_uid) + " (mode " + mode + ")";
+  if (st.st_mode & 077) return std::string("has mode ") + mode + ", open to other users";
+  return {};
+}
+
+// The last resort when the fixed places are taken: $LASH_HOME/run/sessions. LASH_HOME
+// itself must be the user's and writable by no one else (it is made 0700).
+std::string home_dir_fallback() {
+  std::string home = policy::lash_home();
+  if (home.empty() || home[0] != '/') return {};
+  if (::mkdir(home.c_str(), 0700) != 0 && errno != EEXIST) return {};
+  unique_fd fd(::open(home.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+  struct stat st;
+  if (!fd || ::fstat(fd.get(), &st) != 0 || st.st_uid != ::getuid() || (st.st_mode & 022) != 0) return {};
+  if (ensure_private(home + "/run") && ensure_private(home + "/run/sessions")) return home + "/run/sessions";
+  return {};
+}
+
+}  // namespace
+
 std::string own_dir() {
   uid_t uid = ::getuid();
   std::string base;
@@ -208,7 +244,38 @@ std::string own_dir() {
     return base + "/lash/sessions";
   std::string tmp = "/tmp/lash-" + std::to_string(uid);
   if (ensure_private(tmp) && ensure_private(tmp + "/sessions")) return tmp + "/sessions";
-  return {};
+  // /tmp is shared: another user may have made /tmp/lash-UID (or its sessions/) first,
+  // to hide this user's sessions from `session list` or plant entries. Never used
+  // then; said once, and the registry is kept under $LASH_HOME instead.
+  std::string why, which;
+  for (const std::string& d : {tmp, tmp + "/sessions"}) {
+    struct stat st;
+    if (::lstat(d.c_str(), &st) != 0) continue;
+    if (why = why_not_private(d); !why.empty()) {
+      which = d;
+      break;
+    }
+  }
+  if (which.empty()) {
+    which = tmp;
+    why = std::string("cannot be made (") + std::strerror(errno) + ")";
+  }
+  std::string fallback = home_dir_fallback();
+  if (g_warning.empty())
+    g_warning = "lash: Problem: the session registry directory " + which + " " + why +
+                ": it is not used, another user may have made it to hide or fake this user's sessions.\n"
+                "Suggestion: remove it (or set XDG_RUNTIME_DIR to a private directory of yours); " +
+                (fallback.empty() ? std::string("until then this session is not listed by 'session list' and cannot be "
+                                                "found by 'session kill'.\n")
+                                  : "until then the registry is " + fallback +
+                                        ", shared only by sessions with the same LASH_HOME.\n");
+  return fallback;
+}
+
+std::string take_warning() {
+  if (g_warning_taken || g_warning.empty()) return {};
+  g_warning_taken = true;
+  return g_warning;
 }
 
 uint64_t proc_start_of(pid_t pid) { return read_stat(pid).start; }

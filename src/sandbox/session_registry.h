@@ -1,7 +1,8 @@
 // The registry of running lash sessions (issue 14): one small JSON file per session,
 // <dir>/<id>.json, in a private per-user directory (0700, owned by the user, opened
 // without following links): $XDG_RUNTIME_DIR/lash/sessions, else
-// /run/user/UID/lash/sessions, else /tmp/lash-UID/sessions.
+// /run/user/UID/lash/sessions, else /tmp/lash-UID/sessions, else (that one taken by
+// another user) $LASH_HOME/run/sessions.
 //
 // An entry says who the session is (id, lash's pid and its start time in ticks, uid,
 // profile, tty, start time). How to reach the session's processes is never taken from
@@ -34,7 +35,13 @@ struct Entry {
 };
 
 // This user's registry directory, made if missing; "" when no private one can be had.
+// A /tmp/lash-UID that is not the user's private directory (a link, another owner,
+// rights for others: another user got there first) is never used: then
+// $LASH_HOME/run/sessions, and a warning for take_warning().
 std::string own_dir();
+// The warning about a refused registry directory (Problem/Suggestion lines), the first
+// time only in this process; "" otherwise.
+std::string take_warning();
 
 // Writes (or rewrites) this process's entry, atomically (temp file + rename).
 Result<void> register_session(const Entry& e);
