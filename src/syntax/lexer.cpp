@@ -183,6 +183,7 @@ void ParserImpl::lex_word(Token& t) {
   PartsBuilder b(t.word.parts);
   bool plain = true;
   int extglob_depth = 0;  // open extglob parentheses
+  const Reader::Mark start_mark = rd_.mark();
   for (;;) {
     int c = rd_.peek();
     if ((c == '<' || c == '>') && opts_.extensions && rd_.peek_at(1) == '(') {
@@ -199,6 +200,13 @@ void ParserImpl::lex_word(Token& t) {
       // '|' inside belong to the word. bash lexes them only under shopt -s extglob;
       // without it they are a syntax error, so taking them always is harmless and
       // lets a script enable extglob right before using it.
+      const bool bang_keyword = no_bang_group_ && c == '!';
+      no_bang_group_ = false;
+      if (c == '!' && rd_.peek_at(1) == '(' && rd_.mark().p == start_mark.p && !bang_keyword) t.bang_mark = start_mark;
+      if (bang_keyword) {
+        b.add(char(rd_.get()), false);
+        break;  // the word "!": the '(' that follows opens a subshell
+      }
       if ((c == '?' || c == '*' || c == '+' || c == '@' || c == '!') && rd_.peek_at(1) == '(') {
         plain = false;
         b.add(char(rd_.get()), false);
