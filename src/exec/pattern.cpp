@@ -235,7 +235,7 @@ class ExtMatcher {
   }
 
  private:
-  static constexpr size_t kBudget = 4'000'000;
+  static constexpr size_t kBudget = 2'000'000;  // also bounds the memo (~150 MB at most)
 
   // The index of the ')' closing the '(' at `open`, or 0; splits the alternatives
   // at top-level '|' into alts_ (cached per group).
@@ -285,9 +285,33 @@ class ExtMatcher {
   }
 
   bool any_alt(const std::vector<std::pair<size_t, size_t>>& alts, size_t ti, size_t k) {
-    for (const auto& [s, e] : alts)
+    for (const auto& [s, e] : alts) {
+      const size_t len = fixed_len(s, e);
+      if (len != kVariable && len != k - ti) continue;  // cannot match this length
       if (match(s, e, ti, k)) return true;
+    }
     return false;
+  }
+
+  // The text length an alternative without '*' or groups always matches, else
+  // kVariable: lets *(a) and the like skip impossible lengths (linear, not quadratic).
+  static constexpr size_t kVariable = SIZE_MAX;
+  size_t fixed_len(size_t s, size_t e) const {
+    size_t n = 0;
+    for (size_t i = s; i < e; ++n) {
+      const char c = p_[i];
+      if (c == '*' || (ext_op(c) && i + 1 < e && p_[i + 1] == '(')) return kVariable;
+      if (c == '[') {
+        CharSet set{};
+        const size_t end = parse_bracket(p_.substr(0, e), i, false, &set);
+        i = end != 0 ? end : i + 1;
+      } else if (c == '\\' && i + 1 < e) {
+        i += 2;
+      } else {
+        ++i;
+      }
+    }
+    return n;
   }
 
   // kind 0: the group at pi followed by the rest of the pattern; kind 1: zero or
@@ -303,6 +327,8 @@ class ExtMatcher {
   bool group(int kind, size_t pi, size_t pe, size_t ti, size_t te, size_t close) {
     const auto alts = alternatives(pi + 1, close);
     const size_t rest = close + 1;
+    // A group that ends the pattern must take the whole remaining text.
+    const size_t k0 = rest == pe ? te : ti;
     if (kind == 1) {
       if (match(rest, pe, ti, te)) return true;
       for (size_t k = ti + 1; k <= te; ++k)
@@ -315,7 +341,7 @@ class ExtMatcher {
         if (match(rest, pe, ti, te)) return true;
         [[fallthrough]];
       case '@':
-        for (size_t k = ti; k <= te; ++k)
+        for (size_t k = k0; k <= te; ++k)
           if (any_alt(alts, ti, k) && match(rest, pe, k, te)) return true;
         return false;
       case '+':
@@ -323,7 +349,7 @@ class ExtMatcher {
           if (any_alt(alts, ti, k) && memo(1, pi, pe, k, te, close)) return true;
         return false;
       default:  // '!': any text that none of the alternatives matches
-        for (size_t k = ti; k <= te; ++k)
+        for (size_t k = k0; k <= te; ++k)
           if (!any_alt(alts, ti, k) && match(rest, pe, k, te)) return true;
         return false;
     }
