@@ -360,6 +360,28 @@ class ExtMatcher {
   std::map<std::tuple<int, size_t, size_t, size_t, size_t>, bool> memo_;
 };
 
+// Pathname expansion with extglob: a leading '.' of a name is matched only when
+// the pattern starts with a literal '.' or with a group (not '!') one of whose
+// alternatives does (as bash: "@(.a|b)" matches ".a").
+bool ext_explicit_dot(std::string_view pat) {
+  if (pat.empty()) return false;
+  if (pat[0] == '.') return true;
+  // "!(.a)" names what it does not match: it never matches a leading dot.
+  if (!(ext_op(pat[0]) && pat[0] != '!' && pat.size() > 1 && pat[1] == '(')) return false;
+  int depth = 0;
+  bool at_start = true;
+  for (size_t i = 2; i < pat.size(); ++i) {
+    const char c = pat[i];
+    if (at_start && depth == 0 && ext_explicit_dot(pat.substr(i))) return true;
+    at_start = false;
+    if (c == '\\') ++i;
+    else if (c == '(') ++depth;
+    else if (c == ')' && depth-- == 0) return false;
+    else if (c == '|' && depth == 0) at_start = true;
+  }
+  return false;
+}
+
 bool ext_match(std::string_view pattern, std::string_view text) {
   ExtMatcher m(pattern, text);
   return m.match(0, pattern.size(), 0, text.size());
@@ -687,7 +709,7 @@ bool has_extglob(std::string_view pattern) {
 
 bool pattern_match(std::string_view pattern, std::string_view text, bool pathname) {
   if (pattern_extglob && has_extglob(pattern)) {
-    if (pathname && !text.empty() && text[0] == '.' && (pattern.empty() || pattern[0] != '.')) return false;
+    if (pathname && !text.empty() && text[0] == '.' && !ext_explicit_dot(pattern)) return false;
     return ext_match(pattern, text);
   }
   std::string_view lit;
@@ -954,9 +976,9 @@ void glob_rec(GlobState& st, std::string& prefix, size_t idx) {
   Compiled c;
   if (!ext) compile(pat, true, c);
   const bool explicit_dot =
-      ext ? pat[0] == '.' : !c.e.empty() && c.e[0].kind == kLit && c.e[0].ch == '.';
+      ext ? ext_explicit_dot(pat) : !c.e.empty() && c.e[0].kind == kLit && c.e[0].ch == '.';
   // As dash: a component that starts with a literal '.' also matches . and ..
-  if (explicit_dot) {
+  if (explicit_dot && !ext) {  // bash leaves . and .. out of extglob results
     names.emplace_back(".");
     names.emplace_back("..");
   }
