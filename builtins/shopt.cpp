@@ -8,6 +8,7 @@
 
 #include "builtins/families.h"
 #include "exec/options.h"
+#include "exec/pattern.h"
 #include "exec/shell.h"
 
 namespace lash::builtins {
@@ -66,7 +67,8 @@ const ShoptInfo* find(std::string_view name) {
 bool get(const Shell& sh, const ShoptInfo& s) { return s.field ? sh.opt.*s.field : remembered()[s.name]; }
 void put(Shell& sh, const ShoptInfo& s, bool on) {
   if (s.field) sh.opt.*s.field = on;
-  else remembered()[s.name] = on;
+  if (s.field == &Options::extglob) lash::exec::pattern_extglob = on;
+  if (!s.field) remembered()[s.name] = on;
 }
 
 void show(Shell& sh, std::string_view name, bool on, bool as_command, bool set_o) {

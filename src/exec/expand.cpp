@@ -27,10 +27,11 @@ bool pwd_is_cwd(Shell& sh) {
          a.st_dev == b.st_dev && a.st_ino == b.st_ino;
 }
 
-bool is_glob_char(char c) { return c == '*' || c == '?' || c == '['; }
+// With extglob, '(' may open a +(..) @(..) !(..) group: the word is then a pattern.
+bool is_glob_char(char c) { return c == '*' || c == '?' || c == '[' || (c == '(' && pattern_extglob); }
 bool needs_pattern_escape(char c) {
   return c == '\\' || c == '*' || c == '?' || c == '[' || c == ']' || c == '!' || c == '^' ||
-         c == '-';
+         c == '-' || c == '(' || c == ')' || c == '|' || c == '+' || c == '@';
 }
 
 // Collects expanded text into fields (or into one string / one pattern).

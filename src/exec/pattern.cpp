@@ -17,10 +17,13 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <map>
+#include <tuple>
 
 namespace lash::exec {
 
 bool pattern_caret_negates = true;
+bool pattern_extglob = false;
 
 namespace {
 
@@ -178,6 +181,210 @@ size_t parse_bracket(std::string_view pat, size_t i, bool pathname, CharSet* set
       set->add(lo);
     }
   }
+}
+
+// ---- extglob ------------------------------------------------------------------------
+//
+// Groups ?( *( +( @( !( make the language non-regular in practice (negation), so
+// these patterns take a recursive matcher over (pattern range, text range) with
+// memoisation: every state is decided once, which keeps the cost polynomial. A
+// step budget bounds hostile patterns: past it the match fails (fail closed: no
+// match) instead of hanging the shell.
+
+inline bool ext_op(char c) { return c == '?' || c == '*' || c == '+' || c == '@' || c == '!'; }
+
+class ExtMatcher {
+ public:
+  ExtMatcher(std::string_view p, std::string_view t) : p_(p), t_(t) {}
+  // pattern p[pi..pe) against text t[ti..te), whole.
+  bool match(size_t pi, size_t pe, size_t ti, size_t te) {
+    if (++steps_ > kBudget) return false;
+    while (pi < pe) {
+      const char c = p_[pi];
+      size_t close = 0;
+      if (ext_op(c) && pi + 1 < pe && p_[pi + 1] == '(' && (close = group_end(pi + 1, pe)) != 0)
+        return memo(0, pi, pe, ti, te, close);
+      if (c == '*') {
+        while (pi < pe && p_[pi] == '*' && !(pi + 1 < pe && p_[pi + 1] == '(')) ++pi;
+        if (pi == pe) return true;
+        for (size_t k = ti; k <= te; ++k)
+          if (match(pi, pe, k, te)) return true;
+        return false;
+      }
+      if (ti == te) return false;
+      const auto tc = static_cast<unsigned char>(t_[ti]);
+      if (c == '?') {
+        ++pi, ++ti;
+        continue;
+      }
+      if (c == '[') {
+        CharSet set{};
+        const size_t end = parse_bracket(p_.substr(0, pe), pi, false, &set);
+        if (end != 0) {
+          if (!set.test(tc)) return false;
+          pi = end, ++ti;
+          continue;
+        }
+      }
+      size_t at = pi;
+      if (c == '\\' && pi + 1 < pe) ++at;
+      if (static_cast<unsigned char>(p_[at]) != tc) return false;
+      pi = at + 1, ++ti;
+    }
+    return ti == te;
+  }
+
+ private:
+  static constexpr size_t kBudget = 2'000'000;  // also bounds the memo (~150 MB at most)
+
+  // The index of the ')' closing the '(' at `open`, or 0; splits the alternatives
+  // at top-level '|' into alts_ (cached per group).
+  size_t group_end(size_t open, size_t pe) {
+    int depth = 0;
+    for (size_t i = open + 1; i < pe; ++i) {
+      const char c = p_[i];
+      if (c == '\\') {
+        ++i;
+      } else if (c == '[') {
+        CharSet set{};
+        const size_t end = parse_bracket(p_.substr(0, pe), i, false, &set);
+        if (end != 0) i = end - 1;
+      } else if (c == '(') {
+        ++depth;
+      } else if (c == ')') {
+        if (depth == 0) return i;
+        --depth;
+      }
+    }
+    return 0;
+  }
+
+  std::vector<std::pair<size_t, size_t>> alternatives(size_t open, size_t close) {
+    std::vector<std::pair<size_t, size_t>> alts;
+    int depth = 0;
+    size_t start = open + 1;
+    for (size_t i = open + 1; i < close; ++i) {
+      const char c = p_[i];
+      if (c == '\\') {
+        ++i;
+      } else if (c == '[') {
+        CharSet set{};
+        const size_t end = parse_bracket(p_.substr(0, close), i, false, &set);
+        if (end != 0) i = end - 1;
+      } else if (c == '(') {
+        ++depth;
+      } else if (c == ')') {
+        --depth;
+      } else if (c == '|' && depth == 0) {
+        alts.emplace_back(start, i);
+        start = i + 1;
+      }
+    }
+    alts.emplace_back(start, close);
+    return alts;
+  }
+
+  bool any_alt(const std::vector<std::pair<size_t, size_t>>& alts, size_t ti, size_t k) {
+    for (const auto& [s, e] : alts) {
+      const size_t len = fixed_len(s, e);
+      if (len != kVariable && len != k - ti) continue;  // cannot match this length
+      if (match(s, e, ti, k)) return true;
+    }
+    return false;
+  }
+
+  // The text length an alternative without '*' or groups always matches, else
+  // kVariable: lets *(a) and the like skip impossible lengths (linear, not quadratic).
+  static constexpr size_t kVariable = SIZE_MAX;
+  size_t fixed_len(size_t s, size_t e) const {
+    size_t n = 0;
+    for (size_t i = s; i < e; ++n) {
+      const char c = p_[i];
+      if (c == '*' || (ext_op(c) && i + 1 < e && p_[i + 1] == '(')) return kVariable;
+      if (c == '[') {
+        CharSet set{};
+        const size_t end = parse_bracket(p_.substr(0, e), i, false, &set);
+        i = end != 0 ? end : i + 1;
+      } else if (c == '\\' && i + 1 < e) {
+        i += 2;
+      } else {
+        ++i;
+      }
+    }
+    return n;
+  }
+
+  // kind 0: the group at pi followed by the rest of the pattern; kind 1: zero or
+  // more further repetitions of the group at pi, then the rest (for * and +).
+  bool memo(int kind, size_t pi, size_t pe, size_t ti, size_t te, size_t close) {
+    const auto key = std::make_tuple(kind, pi, pe, ti, te);
+    if (auto it = memo_.find(key); it != memo_.end()) return it->second;
+    const bool r = group(kind, pi, pe, ti, te, close);
+    memo_[key] = r;
+    return r;
+  }
+
+  bool group(int kind, size_t pi, size_t pe, size_t ti, size_t te, size_t close) {
+    const auto alts = alternatives(pi + 1, close);
+    const size_t rest = close + 1;
+    // A group that ends the pattern must take the whole remaining text.
+    const size_t k0 = rest == pe ? te : ti;
+    if (kind == 1) {
+      if (match(rest, pe, ti, te)) return true;
+      for (size_t k = ti + 1; k <= te; ++k)
+        if (any_alt(alts, ti, k) && memo(1, pi, pe, k, te, close)) return true;
+      return false;
+    }
+    switch (p_[pi]) {
+      case '*': return memo(1, pi, pe, ti, te, close);
+      case '?':
+        if (match(rest, pe, ti, te)) return true;
+        [[fallthrough]];
+      case '@':
+        for (size_t k = k0; k <= te; ++k)
+          if (any_alt(alts, ti, k) && match(rest, pe, k, te)) return true;
+        return false;
+      case '+':
+        for (size_t k = ti; k <= te; ++k)
+          if (any_alt(alts, ti, k) && memo(1, pi, pe, k, te, close)) return true;
+        return false;
+      default:  // '!': any text that none of the alternatives matches
+        for (size_t k = k0; k <= te; ++k)
+          if (!any_alt(alts, ti, k) && match(rest, pe, k, te)) return true;
+        return false;
+    }
+  }
+
+  std::string_view p_, t_;
+  size_t steps_ = 0;
+  std::map<std::tuple<int, size_t, size_t, size_t, size_t>, bool> memo_;
+};
+
+// Pathname expansion with extglob: a leading '.' of a name is matched only when
+// the pattern starts with a literal '.' or with a group (not '!') one of whose
+// alternatives does (as bash: "@(.a|b)" matches ".a").
+bool ext_explicit_dot(std::string_view pat) {
+  if (pat.empty()) return false;
+  if (pat[0] == '.') return true;
+  // "!(.a)" names what it does not match: it never matches a leading dot.
+  if (!(ext_op(pat[0]) && pat[0] != '!' && pat.size() > 1 && pat[1] == '(')) return false;
+  int depth = 0;
+  bool at_start = true;
+  for (size_t i = 2; i < pat.size(); ++i) {
+    const char c = pat[i];
+    if (at_start && depth == 0 && ext_explicit_dot(pat.substr(i))) return true;
+    at_start = false;
+    if (c == '\\') ++i;
+    else if (c == '(') ++depth;
+    else if (c == ')' && depth-- == 0) return false;
+    else if (c == '|' && depth == 0) at_start = true;
+  }
+  return false;
+}
+
+bool ext_match(std::string_view pattern, std::string_view text) {
+  ExtMatcher m(pattern, text);
+  return m.match(0, pattern.size(), 0, text.size());
 }
 
 // ---- compilation ------------------------------------------------------------------
@@ -492,7 +699,19 @@ Quick quick_shape(std::string_view p, std::string_view* lit) {
   return Quick::other;
 }
 
+bool has_extglob(std::string_view pattern) {
+  for (size_t i = 0; i + 1 < pattern.size(); ++i) {
+    if (pattern[i] == '\\') ++i;
+    else if (ext_op(pattern[i]) && pattern[i + 1] == '(') return true;
+  }
+  return false;
+}
+
 bool pattern_match(std::string_view pattern, std::string_view text, bool pathname) {
+  if (pattern_extglob && has_extglob(pattern)) {
+    if (pathname && !text.empty() && text[0] == '.' && !ext_explicit_dot(pattern)) return false;
+    return ext_match(pattern, text);
+  }
   std::string_view lit;
   switch (quick_shape(pattern, &lit)) {
     case Quick::plain: return pattern == text;
@@ -517,6 +736,9 @@ bool has_glob_chars(std::string_view pattern) {
     if (c == '\\') {
       ++i;
     } else if (c == '*' || c == '?') {
+      return true;
+    } else if (pattern_extglob && (c == '+' || c == '@' || c == '!') && i + 1 < pattern.size() &&
+               pattern[i + 1] == '(') {
       return true;
     } else if (c == '[') {
       CharSet set{};
@@ -614,6 +836,17 @@ long quick_trim(std::string_view text, std::string_view lit, Quick shape, TrimKi
 std::string pattern_trim(std::string_view text, std::string_view pattern, TrimKind kind) {
   const bool suffix = kind == TrimKind::small_suffix || kind == TrimKind::large_suffix;
   const bool shortest = kind == TrimKind::small_suffix || kind == TrimKind::small_prefix;
+  if (pattern_extglob && has_extglob(pattern)) {
+    // One matcher for every length: its memo is shared across them.
+    ExtMatcher m(pattern, text);
+    const size_t n = text.size();
+    for (size_t step = 0; step <= n; ++step) {
+      const size_t len = shortest ? step : n - step;
+      if (suffix ? m.match(0, pattern.size(), n - len, n) : m.match(0, pattern.size(), 0, len))
+        return suffix ? std::string(text.substr(0, n - len)) : std::string(text.substr(len));
+    }
+    return std::string(text);
+  }
   std::string_view lit;
   const Quick shape = quick_shape(pattern, &lit);
   if (shape != Quick::other) {
@@ -737,11 +970,15 @@ void glob_rec(GlobState& st, std::string& prefix, size_t idx) {
   }
   std::vector<std::string> names;
   if (!st.list_dir(prefix.empty() ? std::string(".") : prefix, names)) return;
+  const std::string folded_comp = st.opts.nocase ? lower(comp) : std::string();
+  const std::string_view pat = st.opts.nocase ? std::string_view(folded_comp) : comp;
+  const bool ext = pattern_extglob && has_extglob(pat);
   Compiled c;
-  compile(st.opts.nocase ? std::string_view(lower(comp)) : comp, true, c);
-  const bool explicit_dot = !c.e.empty() && c.e[0].kind == kLit && c.e[0].ch == '.';
+  if (!ext) compile(pat, true, c);
+  const bool explicit_dot =
+      ext ? ext_explicit_dot(pat) : !c.e.empty() && c.e[0].kind == kLit && c.e[0].ch == '.';
   // As dash: a component that starts with a literal '.' also matches . and ..
-  if (explicit_dot) {
+  if (explicit_dot && !ext) {  // bash leaves . and .. out of extglob results
     names.emplace_back(".");
     names.emplace_back("..");
   }
@@ -751,8 +988,9 @@ void glob_rec(GlobState& st, std::string& prefix, size_t idx) {
     if (name.find('/') != std::string::npos) continue;
     const std::string folded = st.opts.nocase ? lower(name) : std::string();
     const std::string& subject = st.opts.nocase ? folded : name;
-    if (!match_elems(c.e.data(), c.e.size(), c.sets.data(),
-                     reinterpret_cast<const unsigned char*>(subject.data()), subject.size()))
+    if (ext ? !ext_match(pat, subject)
+            : !match_elems(c.e.data(), c.e.size(), c.sets.data(),
+                           reinterpret_cast<const unsigned char*>(subject.data()), subject.size()))
       continue;
     prefix.resize(base);
     prefix += name;

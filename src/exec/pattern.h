@@ -21,6 +21,13 @@ bool pattern_match(std::string_view pattern, std::string_view text, bool pathnam
 // mode, off in POSIX mode, where dash is the reference. Set with the posix option.
 extern bool pattern_caret_negates;
 
+// bash's extglob (shopt -s extglob): ?(p|q) *(p|q) +(p|q) @(p|q) !(p|q) groups,
+// nested and holding any pattern, are understood by every function here.
+extern bool pattern_extglob;
+
+// True if the pattern holds an unescaped extglob group opener ("@(" etc.).
+bool has_extglob(std::string_view pattern);
+
 // A copy with ASCII letters lowered (shopt nocasematch, nocaseglob).
 std::string ascii_lower(std::string_view s);
 

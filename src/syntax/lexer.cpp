@@ -182,6 +182,8 @@ void ParserImpl::lex_word(Token& t) {
   t.kind = Tok::word;
   PartsBuilder b(t.word.parts);
   bool plain = true;
+  int extglob_depth = 0;  // open extglob parentheses
+  const Reader::Mark start_mark = rd_.mark();
   for (;;) {
     int c = rd_.peek();
     if ((c == '<' || c == '>') && opts_.extensions && rd_.peek_at(1) == '(') {
@@ -192,6 +194,32 @@ void ParserImpl::lex_word(Token& t) {
       rd_.get();
       command_subst(b, start, char(c));
       continue;
+    }
+    if (opts_.extensions && c != kEof) {
+      // bash's extglob groups ?(..) *(..) +(..) @(..) !(..): the parentheses and
+      // '|' inside belong to the word. bash lexes them only under shopt -s extglob;
+      // without it they are a syntax error, so taking them always is harmless and
+      // lets a script enable extglob right before using it.
+      const bool bang_keyword = no_bang_group_ && c == '!';
+      no_bang_group_ = false;
+      if (c == '!' && rd_.peek_at(1) == '(' && rd_.mark().p == start_mark.p && !bang_keyword) t.bang_mark = start_mark;
+      if (bang_keyword) {
+        b.add(char(rd_.get()), false);
+        break;  // the word "!": the '(' that follows opens a subshell
+      }
+      if ((c == '?' || c == '*' || c == '+' || c == '@' || c == '!') && rd_.peek_at(1) == '(') {
+        plain = false;
+        b.add(char(rd_.get()), false);
+        b.add(char(rd_.get()), false);
+        ++extglob_depth;
+        continue;
+      }
+      if (extglob_depth > 0 && (c == '(' || c == ')' || c == '|')) {
+        if (c == '(') ++extglob_depth;
+        if (c == ')') --extglob_depth;
+        b.add(char(rd_.get()), false);
+        continue;
+      }
     }
     if (is_word_end(c)) break;
     switch (c) {
@@ -223,7 +251,13 @@ void ParserImpl::lex_word(Token& t) {
         // Fast path: copy a run of ordinary characters straight from the text.
         std::string_view rest = rd_.rest();
         size_t n = 0;
-        while (n < rest.size() && !has_class(rest[n], kWordEnd | kWordSpecial)) ++n;
+        while (n < rest.size() && !has_class(rest[n], kWordEnd | kWordSpecial)) {
+          // Stop before an extglob opener so the loop above takes it.
+          if (opts_.extensions && n + 1 < rest.size() && rest[n + 1] == '(' &&
+              (rest[n] == '?' || rest[n] == '*' || rest[n] == '+' || rest[n] == '@' || rest[n] == '!'))
+            break;
+          ++n;
+        }
         if (n == 0) {  // cannot happen (c is ordinary), but never loop forever
           b.add(rd_.get(), false);
         } else {

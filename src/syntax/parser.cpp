@@ -196,7 +196,15 @@ ast::AndOr ParserImpl::and_or() {
 
 ast::Pipeline ParserImpl::pipeline() {
   ast::Pipeline p;
-  Token& t = peek_cmd();
+  Token* tp = &peek_cmd();
+  // bash reads "!(list)" in command position as '!' and a subshell, also under
+  // extglob: re-read such a word from its start with the group form off.
+  if (tp->kind == Tok::word && tp->bang_mark.p != nullptr && rd_.rewind(tp->bang_mark)) {
+    have_tok_ = false;
+    no_bang_group_ = true;
+    tp = &peek_cmd();
+  }
+  Token& t = *tp;
   Pos begin = t.begin;
   if (is_kw(t, "!")) {
     p.bang = true;

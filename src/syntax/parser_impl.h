@@ -30,6 +30,7 @@ struct Token {
   ast::Word word;
   bool plain = false;
   bool alias_check = false;  // follows an alias whose text ended in a blank
+  Reader::Mark bang_mark;     // a word starting "!(": where it began (see pipeline)
   bool alias_tried = false;  // alias lookup already done for this token
   int io_number = -1;
   std::string io_var;  // {name} before < or > (bash's named descriptor); io_number -1
@@ -128,6 +129,7 @@ class ParserImpl {
   void lex_word(Token& t);
   bool try_alias(Token& t);
   uint32_t last_end_ = 0;
+  bool no_bang_group_ = false;  // lex a leading "!(" as '!' then '('
 
   // ---- words.cpp --------------------------------------------------------------
   void single_quoted(PartsBuilder& b);

@@ -107,6 +107,19 @@ class Reader {
     return static_cast<size_t>(p_ - text_.data());
   }
   bool in_alias() const { return !frames_.empty(); }
+  // A point of the main text to come back to (the parser re-reads "!(" in command
+  // position as the '!' keyword; see ParserImpl::pipeline). Outside alias text only.
+  struct Mark {
+    const char* p = nullptr;
+    uint32_t line = 0;
+  };
+  Mark mark() const { return frames_.empty() ? Mark{p_, line_} : Mark{}; }
+  bool rewind(const Mark& m) {
+    if (m.p == nullptr || !frames_.empty()) return false;
+    p_ = m.p;
+    line_ = m.line;
+    return true;
+  }
   size_t alias_depth() const { return frames_.size(); }
   // True when the last line continuation removed ran into the end of the text.
   bool continuation_at_eof() const { return continuation_at_eof_ && p_ == e_ && frames_.empty(); }

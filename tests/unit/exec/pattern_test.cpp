@@ -516,3 +516,37 @@ TEST_CASE("real directory through list_dir_direct") {
 }
 
 }  // TEST_SUITE
+
+TEST_CASE("extglob groups (checked against bash -O extglob)") {
+  struct On {
+    On() { lash::exec::pattern_extglob = true; }
+    ~On() { lash::exec::pattern_extglob = false; }
+  } on;
+  using lash::exec::pattern_match;
+  using lash::exec::pattern_trim;
+  using lash::exec::TrimKind;
+  CHECK(pattern_match("*(a|b)", ""));
+  CHECK(pattern_match("*(a|b)", "abba"));
+  CHECK_FALSE(pattern_match("+(a|b)", ""));
+  CHECK(pattern_match("?(x)y", "y"));
+  CHECK_FALSE(pattern_match("?(x)y", "xxy"));
+  CHECK(pattern_match("@(f+(o)|g)", "fooo"));
+  CHECK(pattern_match("!(*.c)", "a.h"));
+  CHECK_FALSE(pattern_match("!(*.c)", "a.c"));
+  CHECK(pattern_match("!(*.c)", ""));
+  CHECK(pattern_match("a!(b)d", "axd"));
+  CHECK_FALSE(pattern_match("a!(b)d", "abd"));
+  CHECK(pattern_match("@([[:digit:]]|[a-c])x", "bx"));
+  CHECK_FALSE(pattern_match("@(a\\|b)", "a"));  // an escaped '|' is literal
+  CHECK(pattern_match("@(a\\|b)", "a|b"));
+  CHECK(pattern_trim("aaa.tar.gz", ".@(gz|bz2)", TrimKind::small_suffix) == "aaa.tar");
+  CHECK(pattern_trim("aaa.tar.gz", "+(a)", TrimKind::small_prefix) == "aa.tar.gz");
+  CHECK(pattern_trim("aaa.tar.gz", "+(a)", TrimKind::large_prefix) == ".tar.gz");
+  // Hostile nesting ends (the step budget), it does not hang.
+  CHECK_FALSE(pattern_match("*(*(*(a|aa)|aaa))b", std::string(200, 'a')));
+}
+
+TEST_CASE("extglob off: the groups are ordinary characters") {
+  CHECK(lash::exec::pattern_match("@(a)", "@(a)"));
+  CHECK_FALSE(lash::exec::pattern_match("@(a)", "a"));
+}
