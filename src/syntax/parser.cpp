@@ -220,8 +220,16 @@ ast::Pipeline ParserImpl::pipeline() {
       r.target.parts.push_back(ast::WordPart{ast::Literal{"1", false}});
       r.range = {peek().begin.off, peek().end, peek().begin.line};
       ast::Command& last = p.commands.back();
-      if (auto* sc = std::get_if<ast::SimpleCommand>(&last.v)) sc->redirects.push_back(std::move(r));
-      else last.redirects.push_back(std::move(r));
+      auto* sc = std::get_if<ast::SimpleCommand>(&last.v);
+      std::vector<ast::Redirect>& list = sc ? sc->redirects : last.redirects;
+      // A here-document of `a` still waiting for its body points into this list:
+      // growing the list may move it, so those pointers are taken again after.
+      std::vector<std::pair<PendingHeredoc*, size_t>> moved;
+      for (PendingHeredoc& h : pending_)
+        for (size_t i = 0; i < list.size(); ++i)
+          if (h.redirect == &list[i]) moved.emplace_back(&h, i);
+      list.push_back(std::move(r));
+      for (auto& [h, i] : moved) h->redirect = &list[i];
     }
     consume();
     linebreak();
